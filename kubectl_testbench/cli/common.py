@@ -1,0 +1,38 @@
+"""Shared CLI pieces: exit codes, error lines, common options."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NoReturn
+
+import click
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    """One line on stderr, then exit: the only way commands report fatal problems."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def jobs_option(fn: Any) -> Any:
+    return click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+                        help="Worker processes for large inputs (default: CPU count).")(fn)
+
+
+def limits_options(fn: Any) -> Any:
+    fn = click.option("--max-file-size", "max_file_mib", type=click.IntRange(min=1), default=16, show_default=True,
+                      metavar="MIB", help="Refuse input files larger than this many MiB.")(fn)
+    fn = click.option("--max-depth", type=click.IntRange(min=8), default=256, show_default=True,
+                      help="Refuse YAML nested deeper than this.")(fn)
+    return fn
+
+
+def limits_from(max_file_mib: int, max_depth: int) -> Any:
+    from kubectl_testbench.load.limits import Limits, MiB
+
+    return Limits(max_file_bytes=max_file_mib * MiB, max_depth=max_depth)

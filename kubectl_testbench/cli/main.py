@@ -1,0 +1,102 @@
+"""Entry point of ``kubectl testbench``: a click group whose subcommands are imported on first use.
+
+Start-up matters (pre-commit runs this on every commit), so the group knows its commands by name and
+imports a command's module only when it is invoked or its help is shown.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+
+import click
+
+from kubectl_testbench import __version__
+
+PROG = "kubectl testbench"
+
+# name -> (module, attribute, one-line help). Keep sorted by name.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "crd": ("kubectl_testbench.cli.crd", "crd", "Print the Experiment CRD generated from the models."),
+    "explain": ("kubectl_testbench.cli.explain", "explain", "Describe an Experiment field, like kubectl explain."),
+    "init": ("kubectl_testbench.cli.init", "init", "Write a valid starter Experiment."),
+    "schema": ("kubectl_testbench.cli.crd", "schema", "Print the Experiment JSON Schema for editors."),
+    "validate": ("kubectl_testbench.cli.validate", "validate", "Check Experiments as the API server would, and more."),
+    "version": ("kubectl_testbench.cli.main", "version", "Print the version."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports each subcommand's module only when needed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        module = importlib.import_module(entry[0])
+        command: click.Command = getattr(module, entry[1])
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.version_option(__version__, "--version", prog_name="kubectl-testbench", message="%(prog)s %(version)s")
+def cli() -> None:
+    """Validate, render and apply Testbench Experiments (testbench.agentic-layer.ai/v1alpha1).
+
+    Experiments are compiled into Testkube TestWorkflows, dataset ConfigMaps and TestTriggers outside
+    the cluster, for GitOps repositories, CI and pre-commit hooks.
+    """
+
+
+@click.command()
+def version() -> None:
+    """Print the version."""
+    click.echo(f"kubectl-testbench {__version__}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI; turn every unexpected failure into a one-line message and exit code 3."""
+    try:
+        rv = cli.main(args=argv, prog_name=PROG, standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.ClickException as err:
+        err.show()
+        sys.exit(err.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        _quiet_broken_pipe()
+        sys.exit(0)
+    except Exception as err:  # noqa: BLE001 - the last line of defence against tracebacks
+        if os.environ.get("KUBECTL_TESTBENCH_DEBUG"):
+            raise
+        click.echo(f"error: internal error: {type(err).__name__}: {err} "
+                   "(set KUBECTL_TESTBENCH_DEBUG=1 for a traceback)", err=True)
+        sys.exit(3)
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _quiet_broken_pipe() -> None:
+    """After a closed pipe (``| head``), stop Python from complaining while flushing stdout at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
+
+

@@ -1,0 +1,1 @@
+"""Generation of the Experiment CRD and its JSON Schema from the pydantic models."""

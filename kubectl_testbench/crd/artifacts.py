@@ -1,0 +1,74 @@
+"""The generated, committed artefacts: ``schemas/`` and the validator's packaged copy of the CRD.
+
+``python -m kubectl_testbench.crd.artifacts --write`` regenerates them; tests fail when they drift.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from kubectl_testbench.emit.yamlout import dump
+
+PACKAGE = Path(__file__).resolve().parent.parent
+REPO = PACKAGE.parent
+CRD_FILE = "testbench.agentic-layer.ai_experiments.yaml"
+JSON_SCHEMA_FILE = "experiment.schema.json"
+PACKAGED_CRD = PACKAGE / "_generated" / "experiment-crd.json"
+
+
+def sort_keys(value: Any) -> Any:
+    """controller-gen writes every mapping with sorted keys; so do we, for stable diffs against it."""
+    if isinstance(value, dict):
+        return {k: sort_keys(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [sort_keys(v) for v in value]
+    return value
+
+
+def crd_document() -> dict[str, Any]:
+    from kubectl_testbench.crd.document import experiment_crd
+
+    doc: dict[str, Any] = sort_keys(experiment_crd())
+    return doc
+
+
+def crd_yaml() -> str:
+    return "---\n" + dump(crd_document())
+
+
+def json_schema_text() -> str:
+    from kubectl_testbench.crd.jsonschema import experiment_json_schema
+
+    return json.dumps(experiment_json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def packaged_crd_text() -> str:
+    return json.dumps(crd_document(), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def expected_files() -> dict[Path, str]:
+    """Every generated file and the content it must have."""
+    return {
+        REPO / "schemas" / CRD_FILE: crd_yaml(),
+        REPO / "schemas" / JSON_SCHEMA_FILE: json_schema_text(),
+        PACKAGED_CRD: packaged_crd_text(),
+    }
+
+
+def main(argv: list[str]) -> int:
+    stale = [p for p, text in expected_files().items() if not p.exists() or p.read_text(encoding="utf-8") != text]
+    if "--write" in argv:
+        for path, text in expected_files().items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        return 0
+    for path in stale:
+        print(f"stale: {path}", file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,139 @@
+"""``kubectl explain`` for Experiments: field docs, types and constraints from the generated CRD."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from kubectl_testbench.model.constants import GROUP, KIND, PLURAL, SHORT_NAMES, SINGULAR, VERSION
+
+RESOURCE_NAMES = frozenset({KIND.lower(), PLURAL, SINGULAR, *SHORT_NAMES, f"{PLURAL}.{GROUP}"})
+
+
+class ExplainError(Exception):
+    pass
+
+
+def resolve(schema: dict[str, Any], field: str) -> tuple[list[str], dict[str, Any], bool]:
+    """The path segments, schema node and required-ness for ``experiment.spec.dataset``-style input."""
+    parts = [p for p in field.replace("[]", "").split(".") if p]
+    if parts and parts[0].lower() in RESOURCE_NAMES:
+        parts = parts[1:]
+    node = schema
+    required = False
+    walked: list[str] = []
+    for part in parts:
+        node = _unwrap_array(node)
+        props = node.get("properties") or {}
+        if part not in props:
+            match = next((p for p in props if p.lower() == part.lower()), None)
+            where = ".".join(walked) or KIND.lower()
+            if match is None:
+                known = ", ".join(sorted(props)) or "none"
+                raise ExplainError(f'field "{part}" does not exist in {where} (fields: {known})')
+            part = match
+        required = part in (node.get("required") or ())
+        node = props[part]
+        walked.append(part)
+    return walked, node, required
+
+
+def _unwrap_array(node: dict[str, Any]) -> dict[str, Any]:
+    while node.get("type") == "array" and isinstance(node.get("items"), dict):
+        node = node["items"]
+    return node
+
+
+def type_label(node: dict[str, Any]) -> str:
+    t = node.get("type")
+    if t == "array":
+        return "[]" + type_label(node.get("items") or {})
+    if t == "object":
+        return "Object" if node.get("properties") else "map[string]" + (
+            type_label(node["additionalProperties"]) if isinstance(node.get("additionalProperties"), dict) else "Object")
+    if node.get("x-kubernetes-int-or-string"):
+        return "IntOrString"
+    if t is None:
+        return "Object" if node.get("x-kubernetes-preserve-unknown-fields") else "any"
+    return str(t)
+
+
+def _constraints(node: dict[str, Any]) -> list[str]:
+    out = []
+    if "enum" in node:
+        out.append("ENUM: " + ", ".join(str(v) for v in node["enum"]))
+    if "minimum" in node or "maximum" in node:
+        out.append(f"RANGE: {node.get('minimum', '-inf')} .. {node.get('maximum', 'inf')}")
+    if "pattern" in node:
+        out.append(f"PATTERN: {node['pattern']}")
+    if "minItems" in node:
+        out.append(f"MIN ITEMS: {node['minItems']}")
+    for rule in node.get("x-kubernetes-validations", ()):
+        out.append(f"RULE: {rule['rule']}  ({rule.get('message', '')})")
+    if node.get("x-kubernetes-preserve-unknown-fields"):
+        out.append("FREE-FORM: any JSON value is kept as written")
+    return out
+
+
+def explain(schema: dict[str, Any], field: str, recursive: bool = False) -> str:
+    """The text ``kubectl explain`` prints for the field."""
+    walked, node, required = resolve(schema, field)
+    lines = [f"GROUP:      {GROUP}", f"KIND:       {KIND}", f"VERSION:    {VERSION}", ""]
+    name = walked[-1] if walked else KIND
+    lines.append(f"FIELD: {name} <{type_label(node)}>" + (" -required-" if required else ""))
+    lines.append("")
+    lines.append("DESCRIPTION:")
+    doc = node.get("description") or (node.get("items") or {}).get("description") or "<empty>"
+    lines.extend(_indent(doc, 4))
+    extra = _constraints(node) + _constraints(_unwrap_array(node)) if node.get("type") == "array" else _constraints(node)
+    if extra:
+        lines.append("")
+        lines.append("CONSTRAINTS:")
+        lines.extend("    " + c for c in dict.fromkeys(extra))
+    body = _unwrap_array(node)
+    props = body.get("properties") or {}
+    if props:
+        lines.append("")
+        lines.append("FIELDS:")
+        if recursive:
+            _tree(body, 1, lines)
+        else:
+            req = set(body.get("required") or ())
+            for key in sorted(props):
+                child = props[key]
+                lines.append(f"  {key}\t<{type_label(child)}>" + (" -required-" if key in req else ""))
+                lines.extend(_indent(child.get("description") or "<no description>", 4))
+                lines.append("")
+            while lines and not lines[-1]:
+                lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def _tree(node: dict[str, Any], depth: int, lines: list[str]) -> None:
+    req = set(node.get("required") or ())
+    for key in sorted(node.get("properties") or {}):
+        child = node["properties"][key]
+        lines.append("  " * depth + f"{key}\t<{type_label(child)}>" + (" -required-" if key in req else ""))
+        inner = _unwrap_array(child)
+        if inner.get("properties"):
+            _tree(inner, depth + 1, lines)
+
+
+def _indent(text: str, n: int) -> list[str]:
+    out = []
+    for para in text.split("\n"):
+        wrapped = textwrap.wrap(para, width=80 - n) or [""]
+        out.extend(" " * n + w for w in wrapped)
+    return out
+
+
+def metrics_table() -> str:
+    """The RAGAS metrics the evaluate phase knows, and the reference data each needs."""
+    from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES
+
+    lines = ["METRIC                               NEEDS (besides the step input)"]
+    for name in sorted(NEEDS):
+        needs = ", ".join(f"reference.{n}" for n in NEEDS[name]) or "-"
+        note = f"  (old name of {OLD_NAMES[name]})" if name in OLD_NAMES else ""
+        lines.append(f"{name:36} {needs}{note}")
+    return "\n".join(lines) + "\n"

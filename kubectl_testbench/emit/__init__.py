@@ -1,0 +1,1 @@
+"""Writing manifests: deterministic YAML/JSON, object ordering, directories, atomic writes."""

@@ -1,0 +1,1 @@
+"""Reading YAML/JSON input the way kubectl does, keeping the position of every node."""

@@ -1,0 +1,297 @@
+"""Build one YAML document from libyaml's event stream, with positions, as Kubernetes would read it.
+
+Why events and not ``yaml.compose``: PyYAML's C composer recurses per nesting level and crashes the
+interpreter on deeply nested input (a segfault at depth 100,000, measured). Consuming events lets us stop
+at a depth limit, cap alias expansion, report duplicate keys, resolve scalars by Kubernetes' YAML 1.1
+rules and record every node's position in one pass, faster than ``yaml.load`` with the C loader.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml import events as ev
+
+from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
+from kubectl_testbench.load.positions import Mark, Path, PathSegment, PosDict, PosList
+from kubectl_testbench.load.scalars import resolve_plain, resolve_tagged
+
+try:  # libyaml binding; the pure-Python parser is a slower but identical fallback
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+_MAP_TAGS = (None, "tag:yaml.org,2002:map", "!")
+_SEQ_TAGS = (None, "tag:yaml.org,2002:seq", "!")
+
+
+@dataclass(slots=True)
+class Remark:
+    """A finding made while reading: a duplicate key, a YAML 1.1 reading, an unknown tag."""
+
+    rule: str
+    message: str
+    mark: Mark
+    path: Path
+    text: str = ""
+
+
+@dataclass(slots=True)
+class BuildResult:
+    """One document: its data (None for an empty document), remarks, or a fatal syntax error."""
+
+    data: Any = None
+    empty: bool = False
+    remarks: list[Remark] = field(default_factory=list)
+    error: Remark | None = None
+    extra_documents: bool = False
+
+
+class YamlReadError(Exception):
+    """Input that cannot be read as a document: syntax, limits, aliases."""
+
+    def __init__(self, rule: str, message: str, mark: Mark) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.mark = mark
+
+
+class _Frame:
+    """An open mapping or sequence while its events stream in."""
+
+    __slots__ = ("anchor", "container", "is_map", "key", "key_mark", "merges", "seg", "size")
+
+    def __init__(self, container: Any, is_map: bool, seg: PathSegment | None, anchor: str | None) -> None:
+        self.container = container
+        self.is_map = is_map
+        self.key: Any = _NO_KEY
+        self.key_mark: Mark = (0, 0)
+        self.merges: list[tuple[Any, Mark]] = []
+        self.seg = seg
+        self.size = 1
+        self.anchor = anchor
+
+
+_NO_KEY = object()
+
+
+def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS) -> BuildResult:
+    """Read the first document of ``text``; marks are shifted by ``line_offset`` lines."""
+    result = BuildResult()
+    loader = _Loader(text)
+    try:
+        _build(loader, result, line_offset, limits)
+    except YamlReadError as err:
+        result.error = Remark(err.rule, err.message, err.mark, ())
+        result.data = None
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line, col = (mark.line + 1 + line_offset, mark.column + 1) if mark else (line_offset + 1, 1)
+        problem = err.problem or "invalid YAML"
+        context = f" {err.context}" if err.context else ""
+        result.error = Remark("yaml/syntax", f"{problem}{context}".strip(), (line, col), ())
+        result.data = None
+    except yaml.YAMLError as err:
+        result.error = Remark("yaml/syntax", str(err).splitlines()[0], (line_offset + 1, 1), ())
+    finally:
+        loader.dispose()
+    return result
+
+
+def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -> None:
+    get = loader.get_event
+    ScalarEvent, AliasEvent = ev.ScalarEvent, ev.AliasEvent
+    MapStart, SeqStart = ev.MappingStartEvent, ev.SequenceStartEvent
+    MapEnd, SeqEnd = ev.MappingEndEvent, ev.SequenceEndEvent
+    DocStart, DocEnd = ev.DocumentStartEvent, ev.DocumentEndEvent
+
+    get()  # StreamStart
+    first = get()
+    if not isinstance(first, DocStart):
+        result.empty = True
+        return
+    stack: list[_Frame] = []
+    anchors: dict[str, tuple[Any, int]] = {}
+    remarks = result.remarks
+    root: Any = _NO_KEY
+    expanded = 0
+    events = 0
+    max_depth = limits.max_depth
+
+    def path_of(extra: PathSegment | None = None) -> Path:
+        segs: list[PathSegment] = [f.seg for f in stack[1:] if f.seg is not None]
+        if stack and extra is not None:
+            segs.append(extra)
+        return tuple(segs)
+
+    def attach(value: Any, mark: Mark, size: int) -> None:
+        """Put a finished node into the open container (as key, value or item)."""
+        nonlocal root
+        if not stack:
+            root = value
+            return
+        top = stack[-1]
+        top.size += size
+        c = top.container
+        if not top.is_map:
+            c.append(value)
+            c.item_marks.append(mark)
+            return
+        if top.key is _NO_KEY:
+            top.key = _key_string(value, mark)
+            top.key_mark = mark
+            return
+        key = top.key
+        top.key = _NO_KEY
+        if key is _MERGE:
+            top.merges.append((value, mark))
+            return
+        if key in c:
+            remarks.append(Remark("yaml/duplicate-key", f'duplicate key "{key}": the later value wins',
+                                  top.key_mark, path_of(key)))
+        c[key] = value
+        c.key_marks[key] = top.key_mark
+        c.value_marks[key] = mark
+
+    while True:
+        event = get()
+        events += 1
+        t = type(event)
+        if t is ScalarEvent:
+            m = event.start_mark
+            mark = (m.line + 1 + line_offset, m.column + 1)
+            value = _scalar(event, mark, stack, remarks, path_of)
+            if event.anchor:
+                anchors[event.anchor] = (value, 1)
+            attach(value, mark, 1)
+        elif t is MapStart or t is SeqStart:
+            if len(stack) >= max_depth:
+                raise YamlReadError("yaml/too-deep", f"nesting deeper than {max_depth} levels "
+                                    "(raise with --max-depth)", _mark(event, line_offset))
+            is_map = t is MapStart
+            if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
+                remarks.append(Remark("yaml/unknown-tag", f"tag {event.tag} is ignored by Kubernetes",
+                                      _mark(event, line_offset), path_of()))
+            mark = _mark(event, line_offset)
+            container: Any = PosDict(mark) if is_map else PosList(mark)
+            seg = _pending_segment(stack)
+            stack.append(_Frame(container, is_map, seg, event.anchor))
+        elif t is MapEnd or t is SeqEnd:
+            frame = stack.pop()
+            if frame.merges:
+                _apply_merges(frame, remarks, path_of)
+            if frame.anchor:
+                anchors[frame.anchor] = (frame.container, frame.size)
+            attach(frame.container, frame.container.mark, frame.size)
+        elif t is AliasEvent:
+            mark = _mark(event, line_offset)
+            if event.anchor not in anchors:
+                raise YamlReadError("yaml/alias", f'unknown or recursive alias "*{event.anchor}"', mark)
+            value, size = anchors[event.anchor]
+            expanded += size
+            if expanded > limits.alias_budget + 10 * events:
+                raise YamlReadError("yaml/alias-limit", "alias expansion exceeds the limit "
+                                    f"({limits.alias_budget} nodes beyond 10x the document; a billion-laughs "
+                                    "document?)", mark)
+            attach(value, mark, size)
+        elif t is DocEnd:
+            break
+        else:  # pragma: no cover - libyaml guarantees the event grammar
+            raise YamlReadError("yaml/syntax", f"unexpected {t.__name__}", _mark(event, line_offset))
+    if isinstance(get(), DocStart):
+        result.extra_documents = True
+    result.data = None if root is _NO_KEY else root
+    result.empty = result.data is None
+
+
+_MERGE = object()
+
+
+def _pending_segment(stack: list[_Frame]) -> PathSegment | None:
+    """Path segment of a container about to be opened inside the top frame."""
+    if not stack:
+        return None
+    top = stack[-1]
+    if top.is_map:
+        return top.key if isinstance(top.key, str) else None
+    return len(top.container)
+
+
+def _mark(event: Any, line_offset: int) -> Mark:
+    m = event.start_mark
+    return (m.line + 1 + line_offset, m.column + 1)
+
+
+def _scalar(event: Any, mark: Mark, stack: list[_Frame], remarks: list[Remark], path_of: Any) -> Any:
+    text: str = event.value
+    tag = event.tag
+    if tag is None or tag == "!":
+        if not event.implicit[0] or tag == "!":
+            return text  # quoted or block scalar: always a string
+        if stack and stack[-1].is_map and stack[-1].key is _NO_KEY and text == "<<":
+            return _MERGE
+        value, note = resolve_plain(text)
+        if note is not None:
+            in_key = bool(stack) and stack[-1].is_map and stack[-1].key is _NO_KEY
+            seg = None if in_key else _pending_segment(stack)
+            remarks.append(Remark(note, _note_message(note, text, value), mark, path_of(seg), text))
+        return value
+    try:
+        return resolve_tagged(tag, text)
+    except ValueError as err:
+        if tag.startswith("tag:yaml.org,2002:"):
+            raise YamlReadError("yaml/tag", str(err), mark) from None
+        remarks.append(Remark("yaml/unknown-tag", f"tag {tag} is ignored by Kubernetes", mark, path_of()))
+        return text
+
+
+def _note_message(note: str, text: str, value: Any) -> str:
+    from kubectl_testbench.load.scalars import Note
+
+    if note == Note.YAML11_BOOL:
+        return (f"{text} is read as the boolean {str(value).lower()} by Kubernetes (YAML 1.1); "
+                f'quote it ("{text}") if you meant a string')
+    if note == Note.SEXAGESIMAL:
+        return f'{text} is a string for Kubernetes but a base-60 number for YAML 1.1 tools; quote it ("{text}")'
+    if note == Note.OCTAL:
+        return f"{text} is read as the octal number {value} by Kubernetes (YAML 1.1) but as {text.lstrip('0') or 0} by YAML 1.2 tools"
+    return f"{text} cannot be represented in JSON; Kubernetes rejects it"
+
+
+def _key_string(value: Any, mark: Mark) -> str:
+    """Map keys as sigs.k8s.io/yaml turns them into JSON object keys."""
+    if value is _MERGE or isinstance(value, str):
+        return value  # type: ignore[no-any-return]
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    kind = "null" if value is None else type(value).__name__.replace("Pos", "").lower()
+    raise YamlReadError("yaml/key-type", f"a {kind} cannot be a mapping key in Kubernetes YAML", mark)
+
+
+def _apply_merges(frame: _Frame, remarks: list[Remark], path_of: Any) -> None:
+    """YAML merge keys (``<<: *defaults``): explicit keys win, earlier merged maps win over later."""
+    target: PosDict = frame.container
+    sources: list[Any] = []
+    for value, mark in frame.merges:
+        if isinstance(value, PosList):
+            sources.extend(value)
+        else:
+            sources.append(value)
+        for source in sources:
+            if not isinstance(source, dict):
+                raise YamlReadError("yaml/merge", "a merge key (<<) needs a mapping or a list of mappings", mark)
+    for source in sources:
+        for key, val in source.items():
+            if key in target:
+                continue
+            target[key] = val
+            if isinstance(source, PosDict):
+                target.key_marks[key] = source.key_marks.get(key, source.mark)
+                target.value_marks[key] = source.value_marks.get(key, source.mark)

@@ -1,0 +1,130 @@
+"""Plain-scalar resolution as Kubernetes reads YAML (sigs.k8s.io/yaml on go-yaml v2, i.e. YAML 1.1).
+
+``enabled: yes`` is ``true`` for the API server, ``1:20`` is the string "1:20" (go-yaml has no
+sexagesimal numbers) and ``0755`` is 493. We read values exactly so, and report where a YAML 1.2 tool
+(or a human) would read the same text differently.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+_BOOL_NULL: dict[str, Any] = {}
+for _words, _value in (
+    (("y", "Y", "yes", "Yes", "YES", "on", "On", "ON"), True),
+    (("true", "True", "TRUE"), True),
+    (("n", "N", "no", "No", "NO", "off", "Off", "OFF"), False),
+    (("false", "False", "FALSE"), False),
+    (("", "~", "null", "Null", "NULL"), None),
+    ((".nan", ".NaN", ".NAN"), math.nan),
+    ((".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"), math.inf),
+    (("-.inf", "-.Inf", "-.INF"), -math.inf),
+):
+    for _w in _words:
+        _BOOL_NULL[_w] = _value
+
+YAML11_ONLY_BOOLS = frozenset(("y", "Y", "yes", "Yes", "YES", "on", "On", "ON",
+                               "n", "N", "no", "No", "NO", "off", "Off", "OFF"))
+_GO_INT = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
+_GO_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
+_LEGACY_OCTAL = re.compile(r"[-+]?0[0-7_]+")
+_INT64 = 2**63
+
+
+class Note:
+    """Why a scalar deserves a remark: how Kubernetes reads it differs from a YAML 1.2 reading."""
+
+    YAML11_BOOL = "yaml/yaml11-boolean"
+    SEXAGESIMAL = "yaml/sexagesimal"
+    OCTAL = "yaml/legacy-octal"
+    NON_FINITE = "yaml/non-finite"
+
+
+def resolve_plain(text: str) -> tuple[Any, str | None]:
+    """The value of an untagged plain scalar, and a :class:`Note` kind when its reading is surprising."""
+    if text in _BOOL_NULL:
+        value = _BOOL_NULL[text]
+        if text in YAML11_ONLY_BOOLS:
+            return value, Note.YAML11_BOOL
+        if isinstance(value, float):
+            return value, Note.NON_FINITE
+        return value, None
+    first = text[0]
+    if first in "0123456789+-.":
+        return _resolve_number(text)
+    return text, None
+
+
+def _resolve_number(text: str) -> tuple[Any, str | None]:
+    plain = text.replace("_", "")
+    if text[0] == ".":
+        if _GO_FLOAT.fullmatch(plain):
+            return _normalise(float(plain)), None
+        return text, None
+    if _GO_INT.fullmatch(plain):
+        value = _go_parse_int(plain)
+        if -_INT64 <= value < 2**64:
+            note = Note.OCTAL if _LEGACY_OCTAL.fullmatch(text) and len(plain.lstrip("+-")) > 1 else None
+            return value, note
+    if _GO_FLOAT.fullmatch(plain):
+        number = float(plain)
+        if math.isinf(number):  # Go's ParseFloat fails on overflow, so the text stays a string
+            return text, None
+        return _normalise(number), None
+    if _SEXAGESIMAL.fullmatch(text):
+        return text, Note.SEXAGESIMAL
+    return text, None
+
+
+def _go_parse_int(plain: str) -> int:
+    sign = -1 if plain[0] == "-" else 1
+    body = plain.lstrip("+-")
+    if body[:2] in ("0x", "0X"):
+        return sign * int(body[2:], 16)
+    if body[:2] in ("0o", "0O"):
+        return sign * int(body[2:], 8)
+    if body[:2] in ("0b", "0B"):
+        return sign * int(body[2:], 2)
+    if len(body) > 1 and body[0] == "0":
+        return sign * int(body, 8)
+    return sign * int(body)
+
+
+def _normalise(value: float) -> float | int:
+    """JSON has one number type: the API server stores integral floats (``1.0``) as integers."""
+    if value.is_integer() and abs(value) < 1e21:
+        return int(value)
+    return value
+
+
+def resolve_tagged(tag: str, text: str) -> Any:
+    """The value of a scalar with an explicit core tag (``!!str 10``). Raises ValueError if it cannot be."""
+    short = tag.removeprefix("tag:yaml.org,2002:")
+    if short in ("str", "timestamp"):
+        return text
+    if short == "binary":
+        return "".join(text.split())
+    if short == "null":
+        return None
+    if short == "bool":
+        value = _BOOL_NULL.get(text)
+        if isinstance(value, bool):
+            return value
+        raise ValueError(f"cannot read {text!r} as a boolean")
+    if short == "int":
+        plain = text.replace("_", "")
+        if _GO_INT.fullmatch(plain):
+            return _go_parse_int(plain)
+        raise ValueError(f"cannot read {text!r} as an integer")
+    if short == "float":
+        special = _BOOL_NULL.get(text)
+        if isinstance(special, float):
+            return special
+        plain = text.replace("_", "")
+        if _GO_FLOAT.fullmatch(plain) or _GO_INT.fullmatch(plain):
+            return _normalise(float(plain))
+        raise ValueError(f"cannot read {text!r} as a number")
+    raise ValueError(f"unsupported tag !!{short}")

@@ -1,0 +1,1 @@
+"""Pydantic models of the Experiment custom resource: the single source of truth for its schema."""

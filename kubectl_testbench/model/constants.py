@@ -1,0 +1,12 @@
+"""Names of the Experiment API, importable without pydantic (the validator's start-up path)."""
+
+from __future__ import annotations
+
+GROUP = "testbench.agentic-layer.ai"
+VERSION = "v1alpha1"
+API_VERSION = f"{GROUP}/{VERSION}"
+KIND = "Experiment"
+PLURAL = "experiments"
+SINGULAR = "experiment"
+SHORT_NAMES = ("exp",)
+CRON_PATTERN = r"^(\S+\s){4}\S+$"

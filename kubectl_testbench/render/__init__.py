@@ -1,0 +1,1 @@
+"""Compiling Experiments into Testkube resources: pure functions from Experiment data to manifests."""

@@ -1,0 +1,46 @@
+"""A valid starter Experiment for ``kubectl testbench init``: every dataset mode, sensible metrics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubectl_testbench.model.constants import API_VERSION, KIND
+
+SCHEMA_COMMENT = "# yaml-language-server: $schema=https://agentic-layer.github.io/kubectl-testbench/schemas/experiment.schema.json\n"
+
+
+def starter(name: str, agent: str, *, namespace: str | None = None, agent_namespace: str | None = None,
+            dataset: str = "inline", gateway: str | None = None, gateway_namespace: str | None = None,
+            schedule: str | None = None, timezone: str | None = None, trigger: bool = False) -> dict[str, Any]:
+    """The Experiment as data, in the field order people read it (metadata, agent, dataset, ...)."""
+    metadata: dict[str, Any] = {"name": name}
+    if namespace:
+        metadata["namespace"] = namespace
+    spec: dict[str, Any] = {"agentRef": {"name": agent}}
+    if agent_namespace:
+        spec["agentRef"]["namespace"] = agent_namespace
+    if gateway:
+        spec["aiGatewayRef"] = {"name": gateway, **({"namespace": gateway_namespace} if gateway_namespace else {})}
+    if dataset == "s3":
+        spec["dataset"] = {"s3": {"bucket": "datasets", "key": f"{name}/experiment.json"}}
+    elif dataset == "url":
+        spec["dataset"] = {"url": f"https://example.com/datasets/{name}/experiment.json"}
+    else:
+        spec["dataset"] = {"inline": {
+            "llmAsAJudgeModel": "gemini-2.5-flash-lite",
+            "defaultThreshold": 0.8,
+            "scenarios": [{
+                "name": "Greets the user",
+                "steps": [{
+                    "input": "Hello! What can you help me with?",
+                    "reference": {"response": "A short, friendly summary of what the agent can do."},
+                    "metrics": [{"metricName": "AgentGoalAccuracyWithReference"},
+                                {"metricName": "AnswerRelevancy", "threshold": 0.7}],
+                }],
+            }],
+        }}
+    if schedule:
+        spec["schedule"] = {"cron": schedule, **({"timezone": timezone} if timezone else {})}
+    if trigger:
+        spec["trigger"] = {"enabled": True, "concurrencyPolicy": "Forbid"}
+    return {"apiVersion": API_VERSION, "kind": KIND, "metadata": metadata, "spec": spec}

@@ -1,0 +1,1 @@
+"""Judging Experiments as the API server would (schema, metadata, CEL), plus semantic checks."""

@@ -1,0 +1,301 @@
+"""The validation pipeline, in the API server's order, for files, streams and whole trees.
+
+read → split (kubectl's ``---`` rules) → build (positions, YAML 1.1) → per Experiment:
+status dropped → metadata → schema (prunes nulls, applies defaults) → CEL (unless blocking errors)
+→ semantic checks. Each file is independent, so trees are validated in a process pool.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_testbench.load.builder import Remark, build
+from kubectl_testbench.load.decode import DecodeError, decode
+from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
+from kubectl_testbench.load.positions import Path, PosDict, field_path, locate, plain
+from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
+from kubectl_testbench.load.split import split_documents
+from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
+from kubectl_testbench.validate import rules as rule_table
+from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
+from kubectl_testbench.validate.schema import BLOCKING, SchemaError
+
+FATAL_RULES = frozenset({
+    "input/not-found", "input/unreadable", "input/not-a-file", "input/too-large", "input/binary",
+    "input/encoding", "input/empty", "yaml/syntax", "yaml/too-deep", "yaml/alias", "yaml/alias-limit",
+    "yaml/merge", "yaml/key-type", "yaml/tag", "yaml/document-separator",
+})
+"""Findings that mean the input could not be read at all: exit code 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    strict: bool = False
+    limits: Limits = DEFAULT_LIMITS
+    keep_experiments: bool = False
+    """Return the validated Experiments (plain data) so that render can compile them."""
+
+
+@dataclass(slots=True)
+class ExperimentDoc:
+    """A valid Experiment, as the API server would store it (nulls pruned, defaults applied)."""
+
+    file: str
+    index: int
+    line: int
+    data: dict[str, Any]
+
+
+@dataclass(slots=True)
+class FileResult:
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    counts: Counts = field(default_factory=Counts)
+    experiments: list[ExperimentDoc] = field(default_factory=list)
+    checked: list[tuple[str, int]] = field(default_factory=list)
+    """Every Experiment looked at: (``Kind namespace/name``, line), for per-object reports such as JUnit."""
+
+    @property
+    def fatal(self) -> bool:
+        return any(d.rule in FATAL_RULES for d in self.diagnostics)
+
+
+# --- one file ------------------------------------------------------------------------------------------
+
+
+def validate_source(source: Source, options: Options = Options()) -> FileResult:
+    """Validate every document of one input."""
+    try:
+        data = read_bytes(source, options.limits)
+        text = decode(data)
+    except SourceError as err:
+        return _unreadable(source.path, err.rule, err.message)
+    except DecodeError as err:
+        return _unreadable(source.path, err.rule, err.message, err.mark)
+    return validate_text(text, source.path, options, scanned=source.scanned)
+
+
+def validate_text(text: str, path: str, options: Options = Options(), scanned: bool = False) -> FileResult:
+    """Validate every document of ``text`` (the content of ``path``)."""
+    result = FileResult(path)
+    result.counts.files = 1
+    documents = 0
+    for index, chunk in enumerate(split_documents(text)):
+        if chunk.bad_separator:
+            _add(result, "yaml/document-separator", path, (chunk.start_line + 1, 4), (),
+                 "invalid document separator: only a comment may follow '---' on its line",
+                 "put the document content on the next line")
+            continue
+        built = build(chunk.text, chunk.start_line, options.limits)
+        if built.error is not None:
+            err = built.error
+            _add(result, err.rule, path, err.mark, (), err.message)
+            continue
+        if built.empty:
+            continue
+        documents += 1
+        _document(built.data, built.remarks, path, index, chunk.start_line, result, options)
+    if documents == 0 and not result.diagnostics and not scanned:
+        _add(result, "input/empty", path, (0, 0), (), "no YAML documents in the input")
+    if result.fatal:
+        result.counts.unreadable = 1
+    result.diagnostics.sort(key=Diagnostic.sort_key)
+    result.counts.errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
+    result.counts.warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
+    return result
+
+
+def _unreadable(path: str, rule: str, message: str, mark: tuple[int, int] = (0, 0)) -> FileResult:
+    result = FileResult(path)
+    result.counts.files = 1
+    result.counts.unreadable = 1
+    result.counts.errors = 1
+    result.diagnostics.append(Diagnostic(rule, Severity.ERROR, message, path, mark[0], mark[1] if mark[0] else 0))
+    return result
+
+
+def _add(result: FileResult, rule: str, path: str, mark: tuple[int, int], fpath: Path, message: str,
+         hint: str = "", obj: str = "") -> None:
+    result.diagnostics.append(Diagnostic(rule, rule_table.severity(rule), message, path, mark[0], mark[1],
+                                         field_path(fpath), hint, obj))
+
+
+def _document(data: Any, remarks: list[Remark], path: str, index: int, start_line: int, result: FileResult,
+              options: Options) -> None:
+    if not isinstance(data, dict):
+        result.counts.skipped += 1
+        return
+    api_version, kind = data.get("apiVersion"), data.get("kind")
+    if kind == "List" and api_version == "v1" and isinstance(data.get("items"), list):
+        for item in data["items"]:
+            _document(item, [], path, index, start_line, result, options)
+        return
+    group = api_version.split("/", 1)[0] if isinstance(api_version, str) else ""
+    if kind != KIND or group != GROUP:
+        if group == GROUP:
+            _add(result, "kind/api-version", path, locate(data, ("kind",)) or (start_line + 1, 1), ("kind",),
+                 f'no kind "{kind}" in {api_version}', f'the kind is "{KIND}"')
+            result.counts.experiments += 1
+            result.counts.invalid += 1
+        else:
+            result.counts.skipped += 1
+        return
+    result.counts.experiments += 1
+    result.checked.append((_object_ref(data), data.mark[0] if isinstance(data, PosDict) else start_line + 1))
+    diagnostics = validate_experiment(data, path, remarks)
+    if api_version != API_VERSION:
+        diagnostics.insert(0, _diag("kind/api-version", data, ("apiVersion",), path,
+                                    f'Experiment is not served in version "{api_version}"',
+                                    f"use apiVersion: {API_VERSION}", obj=_object_ref(data)))
+    result.diagnostics.extend(diagnostics)
+    failed = any(d.severity is Severity.ERROR or (options.strict and d.severity is Severity.WARNING)
+                 for d in diagnostics)
+    if failed:
+        result.counts.invalid += 1
+    else:
+        result.counts.valid += 1
+        if options.keep_experiments:
+            line = data.mark[0] if isinstance(data, PosDict) else start_line + 1
+            result.experiments.append(ExperimentDoc(path, index, line, plain(data)))
+
+
+# --- one Experiment -------------------------------------------------------------------------------------
+
+
+def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark] = ()) -> list[Diagnostic]:
+    """All findings for one Experiment document, in the API server's order, then semantics."""
+    from kubectl_testbench.validate.crdschema import experiment_validator
+    from kubectl_testbench.validate.metadata import check_metadata
+
+    obj = _object_ref(doc)
+    out: list[Diagnostic] = []
+
+    def add(rule: str, fpath: Path, message: str, hint: str = "", key: bool = False) -> None:
+        out.append(_diag(rule, doc, fpath, file, message, hint, key, obj))
+
+    if "status" in doc:
+        add("semantic/status-ignored", ("status",), "status is discarded by the API server on create; "
+            "the operator or the cluster sets it", "remove the status section from the file", key=True)
+        del doc["status"]
+
+    schema_errors: list[SchemaError] = list(check_metadata(doc.get("metadata")))
+    errors, targets = experiment_validator().validate(doc)
+    schema_errors.extend(errors)
+    type_errors = {e.path: e for e in schema_errors if e.rule == "schema/type"}
+    for remark in remarks:
+        merged = type_errors.get(remark.path)
+        if merged is not None and remark.rule == "yaml/yaml11-boolean":
+            merged.hint = f'{remark.text} is a YAML 1.1 boolean for Kubernetes: write "{remark.text}" in quotes'
+            continue
+        add(remark.rule, remark.path, remark.message, _remark_hint(remark), key=remark.rule == "yaml/duplicate-key")
+    for err in schema_errors:
+        add(err.rule, err.path, err.message, err.hint, err.key)
+
+    if any(e.rule in BLOCKING for e in schema_errors):
+        if targets:
+            add("cel/not-evaluated", (), "some validation rules were not checked because the object was invalid; "
+                "correct the existing errors to complete validation")
+    else:
+        _run_cel(targets, add)
+
+    _run_semantic(doc, schema_errors, add)
+    out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def _run_cel(targets: list[Any], add: Any) -> None:
+    if not targets:
+        return
+    from kubectl_testbench.model.cel_rules import BY_RULE_TEXT
+    from kubectl_testbench.validate.cel import compiled
+
+    for target in targets:
+        for spec in target.schema.get("x-kubernetes-validations", ()):
+            rule = compiled(spec)
+            outcome = rule.evaluate(target.value, target.schema)
+            if outcome.passed:
+                continue
+            known = BY_RULE_TEXT.get(rule.rule)
+            rule_id = known.id if known else "cel/rule"
+            at = (*target.path, *outcome.field_path)
+            if outcome.error:
+                add("cel/error", at, f"Internal error: evaluating rule {rule.rule!r}: {outcome.error}")
+            else:
+                add(rule_id, at, f'Invalid value: "object": {outcome.message}', _cel_hint(rule_id, target.value))
+
+
+def _cel_hint(rule_id: str, value: Any) -> str:
+    if rule_id == "cel/dataset-exactly-one" and isinstance(value, dict):
+        present = [k for k in ("s3", "url", "inline") if k in value]
+        if present:
+            return f"found {' and '.join(present)}: keep one"
+        return "add one of spec.dataset.inline, spec.dataset.s3 or spec.dataset.url"
+    return ""
+
+
+def _run_semantic(doc: dict[str, Any], schema_errors: list[SchemaError], add: Any) -> None:
+    from kubectl_testbench.validate.semantic import run_checks
+
+    bad = [e.path for e in schema_errors]
+
+    def report(rule: str, fpath: Path, message: str, hint: str) -> None:
+        for p in bad:
+            n = min(len(p), len(fpath))
+            if p[:n] == fpath[:n]:
+                return
+        add(rule, fpath, message, hint)
+
+    run_checks(doc, report)
+
+
+def _remark_hint(remark: Remark) -> str:
+    if remark.rule == "yaml/duplicate-key":
+        return "remove one of the two entries"
+    return ""
+
+
+def _diag(rule: str, doc: Any, fpath: Path, file: str, message: str, hint: str = "", key: bool = False,
+          obj: str = "") -> Diagnostic:
+    mark = locate(doc, fpath, key=key) or (0, 0)
+    return Diagnostic(rule, rule_table.severity(rule), message, file, mark[0], mark[1], field_path(fpath), hint, obj)
+
+
+def _object_ref(doc: dict[str, Any]) -> str:
+    meta = doc.get("metadata")
+    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
+        return KIND
+    ns = meta.get("namespace")
+    return f"{KIND} {ns}/{meta['name']}" if isinstance(ns, str) and ns else f"{KIND} {meta['name']}"
+
+
+# --- many files -------------------------------------------------------------------------------------------
+
+PARALLEL_MIN_FILES = 64
+
+
+def iter_sources(paths: Iterable[str]) -> Iterator[Source | SourceError]:
+    return expand(tuple(paths))
+
+
+def validate_paths(paths: Iterable[str], options: Options = Options(), jobs: int | None = None) -> Iterator[FileResult]:
+    """Results per input in input order; a process pool does the work when there are many files."""
+    items = list(iter_sources(paths))
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    sources = [s for s in items if isinstance(s, Source)]
+    parallel = workers > 1 and len(sources) >= PARALLEL_MIN_FILES and all(s.path != "-" for s in sources)
+    if not parallel:
+        for item in items:
+            yield _one(item, options)
+        return
+    from kubectl_testbench.validate.parallel import ordered_map
+
+    yield from ordered_map(_one, items, options, workers)
+
+
+def _one(item: Source | SourceError, options: Options) -> FileResult:
+    if isinstance(item, SourceError):
+        return _unreadable(item.path, item.rule, item.message)
+    return validate_source(item, options)

@@ -1,0 +1,112 @@
+"""Every rule id the validator can report, with its default severity and a one-line explanation.
+
+Rule ids are stable: SARIF uploads, CI annotations and ``--ignore``-style tooling key on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kubectl_testbench.validate.diagnostics import Severity
+
+E, W, N = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
+    id: str
+    severity: Severity
+    summary: str
+
+
+_TABLE: list[tuple[str, Severity, str]] = [
+    # input: the file itself
+    ("input/not-found", E, "The path does not exist."),
+    ("input/unreadable", E, "The file or directory cannot be read (permissions, I/O error)."),
+    ("input/not-a-file", E, "The path is a device, socket or FIFO, not a regular file."),
+    ("input/too-large", E, "The file is larger than --max-file-size."),
+    ("input/binary", E, "The file contains NUL bytes: it is not YAML or JSON."),
+    ("input/encoding", E, "The file is not valid UTF-8 (or UTF-16/32 with a byte-order mark)."),
+    ("input/empty", E, "A file named on the command line holds no YAML document."),
+    # yaml: reading the text
+    ("yaml/syntax", E, "The document is not valid YAML."),
+    ("yaml/document-separator", E, "A '---' line carries content after the marker, which kubectl rejects."),
+    ("yaml/duplicate-key", E, "A mapping repeats a key; strict decoding rejects it (the later value would win)."),
+    ("yaml/too-deep", E, "Nesting exceeds --max-depth."),
+    ("yaml/alias", E, "An alias refers to an unknown anchor or to itself."),
+    ("yaml/alias-limit", E, "Alias expansion is too large (billion-laughs guard)."),
+    ("yaml/merge", E, "A merge key (<<) is given something other than mappings."),
+    ("yaml/key-type", E, "A mapping key is null, a list or a mapping, which JSON cannot carry."),
+    ("yaml/tag", E, "A scalar cannot be read as its explicit tag (e.g. !!int abc)."),
+    ("yaml/unknown-tag", W, "A custom tag is ignored by Kubernetes."),
+    ("yaml/yaml11-boolean", W, "yes/no/on/off/y/n are booleans for Kubernetes (YAML 1.1): quote them for text."),
+    ("yaml/sexagesimal", W, "1:20-style values are strings for Kubernetes but numbers for YAML 1.1 tools."),
+    ("yaml/legacy-octal", W, "0755-style values are octal for Kubernetes (YAML 1.1) but decimal for YAML 1.2."),
+    ("yaml/non-finite", E, ".inf and .nan cannot be represented in JSON; Kubernetes rejects them."),
+    ("yaml/not-an-object", E, "The document is a scalar or a list, not a Kubernetes object."),
+    # kind
+    ("kind/api-version", E, "An Experiment with an apiVersion this CRD does not serve."),
+    # schema: the CRD's OpenAPI schema, as the API server applies it
+    ("schema/required", E, "A required field is missing."),
+    ("schema/unknown-field", E, "A field the schema does not know (strict field validation)."),
+    ("schema/type", E, "A value has the wrong type."),
+    ("schema/enum", E, "A value is not one of the allowed values."),
+    ("schema/minimum", E, "A number is below its minimum."),
+    ("schema/maximum", E, "A number is above its maximum."),
+    ("schema/multiple-of", E, "A number is not a multiple of the required factor."),
+    ("schema/pattern", E, "A string does not match the required pattern."),
+    ("schema/format", E, "A string does not match its format (e.g. date-time)."),
+    ("schema/min-length", E, "A string is shorter than allowed."),
+    ("schema/max-length", E, "A string is longer than allowed."),
+    ("schema/min-items", E, "A list has fewer items than required."),
+    ("schema/max-items", E, "A list has more items than allowed."),
+    ("schema/min-properties", E, "An object has fewer fields than required."),
+    ("schema/max-properties", E, "An object has more fields than allowed."),
+    ("schema/duplicate", E, "A list declared as a set or map repeats an item or key."),
+    ("schema/any-of", E, "A value matches none of the alternatives (anyOf/oneOf)."),
+    ("schema/not", E, "A value matches a schema it must not match."),
+    # metadata: ObjectMeta, validated by the API server itself
+    ("metadata/name-required", E, "metadata.name is missing (generateName cannot be used with GitOps or apply)."),
+    ("metadata/name", E, "metadata.name is not a DNS-1123 subdomain."),
+    ("metadata/namespace", E, "metadata.namespace is not a DNS-1123 label."),
+    ("metadata/labels", E, "A label key or value is not valid."),
+    ("metadata/annotations", E, "An annotation key is invalid or the annotations are too large."),
+    ("metadata/unknown-field", E, "metadata holds a field ObjectMeta does not have."),
+    ("metadata/type", E, "A metadata field has the wrong type."),
+    # cel: x-kubernetes-validations read from the generated CRD
+    ("cel/dataset-exactly-one", E, "spec.dataset must set exactly one of s3, url or inline."),
+    ("cel/rule", E, "A CEL validation rule of the CRD failed."),
+    ("cel/error", E, "A CEL validation rule could not be evaluated on this value."),
+    ("cel/not-evaluated", N, "CEL rules were not checked because the object has blocking schema errors."),
+    # semantic: what the API server cannot check but the run depends on
+    ("semantic/cron", E, "The cron expression does not parse (5 fields: minute hour day-of-month month day-of-week)."),
+    ("semantic/timezone", E, "The timezone is not an IANA zone; Testkube would silently ignore it."),
+    ("semantic/dataset-format", E, "The s3 key or url does not name a dataset file the setup phase reads."),
+    ("semantic/dataset-format-converted", W, "A .csv/.parquet dataset: the current setup image reads only .json."),
+    ("semantic/url", E, "The dataset url is not an absolute http(s) URL."),
+    ("semantic/s3-bucket", W, "The S3 bucket name breaks S3 naming rules."),
+    ("semantic/label-value", E, "A value that becomes a label on generated resources is not a valid label value."),
+    ("semantic/resource-name", E, "A generated resource name is not a valid Kubernetes name."),
+    ("semantic/dns-label", E, "An agent or gateway name/namespace is not a DNS-1123 label (it becomes a hostname)."),
+    ("semantic/inline-size", E, "The inline dataset does not fit in a ConfigMap (1 MiB)."),
+    ("semantic/inline-size-near", W, "The inline dataset uses over 90% of a ConfigMap's 1 MiB."),
+    ("semantic/unknown-metric", W, "The metric name is not a RAGAS metric we know."),
+    ("semantic/metric-reference", W, "A metric needs reference data the step does not provide."),
+    ("semantic/threshold-without-metrics", W, "A threshold is set but no step has metrics to apply it to."),
+    ("semantic/no-metrics", W, "A step has no metrics: it will be run but not scored."),
+    ("semantic/literal-secret", W, "An env value looks like a secret; use valueFrom.secretKeyRef."),
+    ("semantic/env-value-and-from", E, "An env var sets both value and valueFrom, or valueFrom sets several sources."),
+    ("semantic/duplicate-env", W, "An env var name repeats; only the last one takes effect."),
+    ("semantic/duplicate-scenario", W, "Two scenarios share a name; results and metrics key on it."),
+    ("semantic/trigger-inactive", W, "trigger settings are given but trigger.enabled is not true."),
+    ("semantic/status-ignored", W, "status is set in the file; the API server discards it on create."),
+    ("semantic/expression-text", N, "Text contains '{{', which Testkube would read as an expression; render escapes it."),
+]
+
+RULES: dict[str, RuleInfo] = {rid: RuleInfo(rid, sev, summary) for rid, sev, summary in _TABLE}
+
+
+def severity(rule: str) -> Severity:
+    """The default severity of a rule id (unknown ids are errors)."""
+    info = RULES.get(rule)
+    return info.severity if info else Severity.ERROR

@@ -1,0 +1,349 @@
+"""Structural OpenAPI v3 validation, with the semantics the Kubernetes API server applies to CRs.
+
+Compiled once per process from the generated CRD into a tree of nodes; each document is then a single
+walk. What differs from a JSON Schema validator, on purpose, to match the API server:
+
+- strict decoding: fields the schema does not declare are errors (unless preserve-unknown-fields);
+- ``null`` for a non-nullable field is dropped before validation, as the API server prunes it;
+- defaults are applied to absent fields before validation;
+- ``integer`` accepts integral floats (``1.0``), which JSON cannot tell apart;
+- ``pattern`` is RE2: ``$`` matches only at the very end;
+- type/required/enum/maxLength/maxItems errors are "blocking": CEL rules are then not evaluated.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from kubectl_testbench.load.positions import Path, PathSegment
+
+Schema = dict[str, Any]
+
+BLOCKING = frozenset({"schema/required", "schema/type", "schema/enum", "schema/max-length", "schema/max-items"})
+
+
+@dataclass(slots=True)
+class SchemaError:
+    """One violation: where (a path into the document), which rule, and the API server's wording."""
+
+    path: Path
+    rule: str
+    message: str
+    hint: str = ""
+    key: bool = False
+    """The position of the key, not of the value, is the best place to point (unknown fields)."""
+
+
+@dataclass(slots=True)
+class CelTarget:
+    """A node carrying CEL rules, met during the walk, to be evaluated after schema validation."""
+
+    path: Path
+    value: Any
+    schema: Schema
+
+
+class _Node:
+    """One compiled schema node."""
+
+    __slots__ = (
+        "additional", "all_of", "any_of", "defaults", "enum", "fmt", "int_or_string", "items", "list_keys",
+        "list_type", "max_items", "max_len", "max_props", "maximum", "min_items", "min_len", "min_props",
+        "minimum", "multiple_of", "not_", "nullable", "one_of", "pattern", "pattern_text", "preserve", "props",
+        "required", "rules", "schema", "type", "xmax", "xmin",
+    )
+
+    def __init__(self, schema: Schema) -> None:
+        self.schema = schema
+        self.type: str | None = schema.get("type")
+        self.nullable: bool = bool(schema.get("nullable"))
+        self.preserve: bool = bool(schema.get("x-kubernetes-preserve-unknown-fields"))
+        self.int_or_string: bool = bool(schema.get("x-kubernetes-int-or-string"))
+        self.enum: list[Any] | None = schema.get("enum")
+        self.minimum = schema.get("minimum")
+        self.maximum = schema.get("maximum")
+        self.xmin: bool = bool(schema.get("exclusiveMinimum"))
+        self.xmax: bool = bool(schema.get("exclusiveMaximum"))
+        self.multiple_of = schema.get("multipleOf")
+        self.min_len = schema.get("minLength")
+        self.max_len = schema.get("maxLength")
+        self.min_items = schema.get("minItems")
+        self.max_items = schema.get("maxItems")
+        self.min_props = schema.get("minProperties")
+        self.max_props = schema.get("maxProperties")
+        self.pattern_text: str | None = schema.get("pattern")
+        self.pattern = re.compile(re2_to_python(self.pattern_text)) if self.pattern_text else None
+        self.fmt: str | None = schema.get("format")
+        self.required: tuple[str, ...] = tuple(schema.get("required", ()))
+        self.props: dict[str, _Node] | None = (
+            {k: _Node(v) for k, v in schema["properties"].items()} if "properties" in schema else None
+        )
+        add = schema.get("additionalProperties")
+        self.additional: _Node | bool | None = _Node(add) if isinstance(add, dict) else add
+        self.items: _Node | None = _Node(schema["items"]) if isinstance(schema.get("items"), dict) else None
+        self.list_type: str | None = schema.get("x-kubernetes-list-type")
+        self.list_keys: tuple[str, ...] = tuple(schema.get("x-kubernetes-list-map-keys", ()))
+        self.all_of = [_Node(s) for s in schema.get("allOf", ())]
+        self.any_of = [_Node(s) for s in schema.get("anyOf", ())]
+        self.one_of = [_Node(s) for s in schema.get("oneOf", ())]
+        self.not_ = _Node(schema["not"]) if "not" in schema else None
+        self.rules: bool = bool(schema.get("x-kubernetes-validations"))
+        self.defaults: dict[str, Any] = {
+            k: v["default"] for k, v in schema.get("properties", {}).items() if "default" in v
+        }
+
+
+class SchemaValidator:
+    """Validates documents against one structural schema; build once, call per document."""
+
+    def __init__(self, schema: Schema, skip_root_fields: tuple[str, ...] = ()) -> None:
+        self.root = _Node(schema)
+        self.skip_root_fields = frozenset(skip_root_fields)
+        if self.root.props is not None:
+            for key in skip_root_fields:
+                if key in self.root.props:
+                    self.root.props[key] = _Node({"x-kubernetes-preserve-unknown-fields": True})
+
+    def validate(self, value: Any) -> tuple[list[SchemaError], list[CelTarget]]:
+        """All violations in ``value`` and the nodes whose CEL rules must run afterwards."""
+        errors: list[SchemaError] = []
+        targets: list[CelTarget] = []
+        _check(self.root, value, (), errors, targets, self.skip_root_fields)
+        return errors, targets
+
+
+def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targets: list[CelTarget],
+           skip: frozenset[str] = frozenset()) -> None:
+    if value is None:
+        if not node.nullable and not node.preserve:
+            errors.append(SchemaError(path, "schema/type", f"Invalid value: null: must be of type {_type_word(node)}"))
+        return
+    t = node.type
+    if node.int_or_string:
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            errors.append(SchemaError(path, "schema/type",
+                                      f"Invalid value: {_show(value)}: must be an integer or a string"))
+            return
+    elif t is not None and not _is_type(value, t):
+        errors.append(SchemaError(path, "schema/type", f"Invalid value: {_show(value)}: must be of type {t}",
+                                  hint=_type_hint(value, t)))
+        return
+    if node.enum is not None and value not in node.enum:
+        allowed = ", ".join(json.dumps(v) for v in node.enum)
+        hint = ""
+        if isinstance(value, str):
+            close = [v for v in node.enum if isinstance(v, str) and v.lower() == value.lower()]
+            if close:
+                hint = f'did you mean "{close[0]}"? Values are case-sensitive'
+        errors.append(SchemaError(path, "schema/enum", f"Unsupported value: {_show(value)}: supported values: {allowed}",
+                                  hint=hint))
+    if isinstance(value, dict):
+        _check_object(node, value, path, errors, targets, skip)
+    elif isinstance(value, list):
+        _check_array(node, value, path, errors, targets)
+    elif isinstance(value, str):
+        _check_string(node, value, path, errors)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        _check_number(node, value, path, errors)
+    for sub in node.all_of:
+        _check(sub, value, path, errors, targets)
+    if node.any_of and not node.int_or_string and not any(_passes(s, value) for s in node.any_of):
+        errors.append(SchemaError(path, "schema/any-of", f"Invalid value: {_show(value)}: must match at least one "
+                                  "of the allowed schemas (anyOf)"))
+    if node.one_of and sum(_passes(s, value) for s in node.one_of) != 1:
+        errors.append(SchemaError(path, "schema/any-of", f"Invalid value: {_show(value)}: must match exactly one "
+                                  "of the allowed schemas (oneOf)"))
+    if node.not_ is not None and _passes(node.not_, value):
+        errors.append(SchemaError(path, "schema/not", f"Invalid value: {_show(value)}: must not match the schema"))
+    if node.rules:
+        targets.append(CelTarget(path, value, node.schema))
+
+
+def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[SchemaError],
+                  targets: list[CelTarget], skip: frozenset[str]) -> None:
+    props = node.props
+    if props is not None or node.additional is not None or not node.preserve:
+        for key in list(value):
+            item = value[key]
+            child = props.get(key) if props is not None else None
+            if child is None:
+                if key in skip:
+                    continue
+                if isinstance(node.additional, _Node):
+                    if item is None and not node.additional.nullable:
+                        del value[key]
+                        continue
+                    _check(node.additional, item, (*path, key), errors, targets)
+                elif node.additional is True or node.preserve:
+                    continue
+                else:
+                    errors.append(SchemaError((*path, key), "schema/unknown-field", f'unknown field "{_dotted(path, key)}"',
+                                              hint=_suggest(key, props), key=True))
+                continue
+            if item is None and not child.nullable:
+                del value[key]  # the API server prunes nulls of non-nullable fields
+                continue
+            _check(child, item, (*path, key), errors, targets)
+    for key, default in node.defaults.items():
+        if key not in value:
+            value[key] = default
+    for key in node.required:
+        if key not in value:
+            errors.append(SchemaError((*path, key), "schema/required", f'Required value: "{key}" must be set'))
+    n = len(value)
+    if node.min_props is not None and n < node.min_props:
+        errors.append(SchemaError(path, "schema/min-properties", f"must have at least {node.min_props} properties"))
+    if node.max_props is not None and n > node.max_props:
+        errors.append(SchemaError(path, "schema/max-properties", f"must have at most {node.max_props} properties"))
+
+
+def _check_array(node: _Node, value: list[Any], path: Path, errors: list[SchemaError],
+                 targets: list[CelTarget]) -> None:
+    n = len(value)
+    if node.min_items is not None and n < node.min_items:
+        errors.append(SchemaError(path, "schema/min-items", f"Invalid value: {n} items: must have at least "
+                                  f"{node.min_items} item{'s' if node.min_items != 1 else ''}"))
+    if node.max_items is not None and n > node.max_items:
+        errors.append(SchemaError(path, "schema/max-items", f"Too many: {n}: must have at most {node.max_items} items"))
+    items = node.items
+    if items is not None:
+        for i, item in enumerate(value):
+            _check(items, item, (*path, i), errors, targets)
+    if node.list_type == "set":
+        seen: set[str] = set()
+        for i, item in enumerate(value):
+            k = json.dumps(item, sort_keys=True)
+            if k in seen:
+                errors.append(SchemaError((*path, i), "schema/duplicate", f"Duplicate value: {_show(item)}"))
+            seen.add(k)
+    elif node.list_type == "map" and node.list_keys:
+        keys: set[str] = set()
+        for i, item in enumerate(value):
+            if isinstance(item, dict):
+                k = json.dumps([item.get(f) for f in node.list_keys])
+                if k in keys:
+                    errors.append(SchemaError((*path, i), "schema/duplicate", f"Duplicate value: {k}"))
+                keys.add(k)
+
+
+def _check_string(node: _Node, value: str, path: Path, errors: list[SchemaError]) -> None:
+    if node.max_len is not None and len(value) > node.max_len:
+        errors.append(SchemaError(path, "schema/max-length", f"Too long: may not be longer than {node.max_len}"))
+    if node.min_len is not None and len(value) < node.min_len:
+        errors.append(SchemaError(path, "schema/min-length", f"Invalid value: {_show(value)}: must be at least "
+                                  f"{node.min_len} character{'s' if node.min_len != 1 else ''} long"))
+    if node.pattern is not None and not node.pattern.search(value):
+        errors.append(SchemaError(path, "schema/pattern", f"Invalid value: {_show(value)}: must match "
+                                  f"'{node.pattern_text}'"))
+    if node.fmt == "date-time" and not _is_datetime(value):
+        errors.append(SchemaError(path, "schema/format", f"Invalid value: {_show(value)}: must be an RFC 3339 date-time"))
+
+
+def _check_number(node: _Node, value: float, path: Path, errors: list[SchemaError]) -> None:
+    if node.minimum is not None and (value < node.minimum or (node.xmin and value == node.minimum)):
+        word = "greater than" if node.xmin else "greater than or equal to"
+        errors.append(SchemaError(path, "schema/minimum", f"Invalid value: {_show(value)}: must be {word} {node.minimum}"))
+    if node.maximum is not None and (value > node.maximum or (node.xmax and value == node.maximum)):
+        word = "less than" if node.xmax else "less than or equal to"
+        errors.append(SchemaError(path, "schema/maximum", f"Invalid value: {_show(value)}: must be {word} {node.maximum}"))
+    if node.multiple_of and (value / node.multiple_of) % 1 != 0:
+        errors.append(SchemaError(path, "schema/multiple-of", f"Invalid value: {_show(value)}: must be a multiple of "
+                                  f"{node.multiple_of}"))
+
+
+def _passes(node: _Node, value: Any) -> bool:
+    errors: list[SchemaError] = []
+    _check(node, _copy(value), (), errors, [])
+    return not errors
+
+
+def _copy(value: Any) -> Any:
+    return json.loads(json.dumps(value)) if isinstance(value, (dict, list)) else value
+
+
+def _is_type(value: Any, t: str) -> bool:
+    if t == "string":
+        return isinstance(value, str)
+    if t == "object":
+        return isinstance(value, dict)
+    if t == "array":
+        return isinstance(value, list)
+    if t == "boolean":
+        return isinstance(value, bool)
+    if isinstance(value, bool):
+        return False
+    if t == "integer":
+        return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    if t == "number":
+        return isinstance(value, (int, float))
+    return True
+
+
+def _type_word(node: _Node) -> str:
+    return node.type or ("integer or string" if node.int_or_string else "value")
+
+
+def _type_hint(value: Any, expected: str) -> str:
+    if expected == "string" and isinstance(value, bool):
+        return "YAML reads unquoted true/false/yes/no/on/off as booleans: quote the value"
+    if expected == "string" and isinstance(value, (int, float)):
+        return "YAML reads unquoted numbers as numbers: quote the value"
+    if expected in ("number", "integer") and isinstance(value, str):
+        return "remove the quotes to write a number"
+    if expected == "array" and isinstance(value, dict):
+        return "start each list item with '- '"
+    if expected == "object" and isinstance(value, str) and ":" in value:
+        return "put a space after the colon (key: value)"
+    return ""
+
+
+def _is_datetime(value: str) -> bool:
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return False
+    return "T" in value.upper()
+
+
+def _suggest(key: str, props: dict[str, _Node] | None) -> str:
+    if not props:
+        return "this object takes no fields"
+    lower = {p.lower(): p for p in props}
+    if key.lower() in lower:
+        return f'did you mean "{lower[key.lower()]}"? Field names are case-sensitive'
+    close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.7)
+    if close:
+        return f'did you mean "{close[0]}"?'
+    return "known fields: " + ", ".join(sorted(props))
+
+
+def _dotted(path: Path, key: PathSegment) -> str:
+    from kubectl_testbench.load.positions import field_path
+
+    return field_path((*path, key))
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 4] + '..."'
+
+
+_RE2_DOLLAR = re.compile(r"(\\.)|(\[(?:\\.|[^\]])*\])|(\$)")
+
+
+def re2_to_python(pattern: str) -> str:
+    """Translate an RE2 pattern to Python ``re``: ``$`` must not match before a trailing newline."""
+
+    def repl(m: re.Match[str]) -> str:
+        return r"\Z" if m.group(3) else m.group(0)
+
+    return _RE2_DOLLAR.sub(repl, pattern)

@@ -1,0 +1,349 @@
+"""Checks the API server cannot make but the evaluation run depends on.
+
+Each check is a small function registered with its rule ids; it receives the (schema-pruned)
+Experiment and reports through a callback. Checks tolerate wrong types: schema errors are reported
+elsewhere, and findings under a path with a schema error are dropped by the engine.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from kubectl_testbench.k8snames import dns1123_label_error, dns1123_subdomain_error, label_value_error
+from kubectl_testbench.load.positions import Path
+from kubectl_testbench.render import naming
+from kubectl_testbench.validate.cron import cron_error
+from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES
+
+Report = Callable[[str, Path, str, str], None]
+"""report(rule, path, message, hint)."""
+Check = Callable[[dict[str, Any], Report], None]
+
+CONFIGMAP_LIMIT = 1024 * 1024
+CHECKS: list[tuple[tuple[str, ...], Check]] = []
+
+
+def check(*rules: str) -> Callable[[Check], Check]:
+    """Register a check and the rule ids it may report (tests and docs read the registry)."""
+
+    def register(fn: Check) -> Check:
+        CHECKS.append((rules, fn))
+        return fn
+
+    return register
+
+
+def run_checks(doc: dict[str, Any], report: Report) -> None:
+    for _, fn in CHECKS:
+        fn(doc, report)
+
+
+def _spec(doc: dict[str, Any]) -> dict[str, Any]:
+    spec = doc.get("spec")
+    return spec if isinstance(spec, dict) else {}
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+# --- schedule --------------------------------------------------------------------------------------
+
+
+@check("semantic/cron", "semantic/timezone")
+def schedule(doc: dict[str, Any], report: Report) -> None:
+    """cron fields parse; timezone is an IANA zone (Testkube skips an invalid one silently)."""
+    sched = _dict(_spec(doc).get("schedule"))
+    base: Path = ("spec", "schedule")
+    cron = _str(sched.get("cron"))
+    if cron is not None:
+        err = cron_error(cron)
+        if err:
+            report("semantic/cron", (*base, "cron"), f'Invalid value: "{cron}": {err}',
+                   'e.g. "0 3 * * *" runs daily at 03:00')
+    tz = _str(sched.get("timezone"))
+    if tz:
+        err_tz = timezone_error(tz)
+        if err_tz:
+            report("semantic/timezone", (*base, "timezone"), f'Invalid value: "{tz}": {err_tz}',
+                   _timezone_hint(tz))
+
+
+def timezone_error(tz: str) -> str | None:
+    import zoneinfo
+
+    if tz == "Local":
+        return None
+    if tz.startswith("/") or ".." in tz.split("/") or "\\" in tz:
+        return "not an IANA timezone name"
+    try:
+        zoneinfo.ZoneInfo(tz)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        return "not an IANA timezone name; Testkube would ignore it and run on cluster time"
+    return None
+
+
+def _timezone_hint(tz: str) -> str:
+    import zoneinfo
+
+    zones = zoneinfo.available_timezones()
+    lower = {z.lower(): z for z in zones}
+    if tz.lower() in lower:
+        return f'did you mean "{lower[tz.lower()]}"? Zone names are case-sensitive'
+    close = difflib.get_close_matches(tz, sorted(zones), n=1, cutoff=0.6)
+    return f'did you mean "{close[0]}"?' if close else 'use a name like "Europe/Berlin" or "UTC"'
+
+
+# --- dataset ---------------------------------------------------------------------------------------
+
+SUPPORTED_FORMATS = (".json",)
+CONVERTIBLE_FORMATS = (".csv", ".parquet")
+_BUCKET = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")
+
+
+@check("semantic/url", "semantic/dataset-format", "semantic/dataset-format-converted", "semantic/s3-bucket")
+def dataset_source(doc: dict[str, Any], report: Report) -> None:
+    """url is absolute http(s); s3 key / url path names a file type the setup phase reads."""
+    dataset = _dict(_spec(doc).get("dataset"))
+    base: Path = ("spec", "dataset")
+    url = _str(dataset.get("url"))
+    if url is not None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            report("semantic/url", (*base, "url"), f'Invalid value: "{url}": must be an absolute http:// or https:// URL',
+                   "for S3 or MinIO objects use spec.dataset.s3 {bucket, key}" if parts.scheme == "s3" else "")
+        else:
+            _format(parts.path, (*base, "url"), report)
+    s3 = _dict(dataset.get("s3"))
+    key = _str(s3.get("key"))
+    if key is not None:
+        _format(key, (*base, "s3", "key"), report)
+    bucket = _str(s3.get("bucket"))
+    if bucket is not None and (not _BUCKET.fullmatch(bucket) or ".." in bucket):
+        report("semantic/s3-bucket", (*base, "s3", "bucket"),
+               f'Invalid value: "{bucket}": S3 bucket names are 3-63 lowercase letters, digits, dots and hyphens',
+               "")
+
+
+def _format(path: str, at: Path, report: Report) -> None:
+    lower = path.lower()
+    if lower.endswith(SUPPORTED_FORMATS):
+        return
+    if lower.endswith(CONVERTIBLE_FORMATS):
+        report("semantic/dataset-format-converted", at,
+               f'"{path}" is {lower.rsplit(".", 1)[1]}: the current setup image reads only .json experiment files',
+               "convert it with: kubectl testbench import --from csv|parquet FILE --dataset-out experiment.json")
+        return
+    report("semantic/dataset-format", at, f'"{path}" does not name a .json experiment file',
+           "the setup phase reads .json experiment files (kubectl testbench import converts csv/parquet)")
+
+
+@check("semantic/inline-size", "semantic/inline-size-near")
+def inline_size(doc: dict[str, Any], report: Report) -> None:
+    """The inline dataset must fit in one ConfigMap (1 MiB including the key)."""
+    from kubectl_testbench.render.dataset import CONFIGMAP_KEY, experiment_json
+
+    inline = _dataset_inline(doc)
+    if inline is None:
+        return
+    try:
+        size = len(experiment_json(inline).encode()) + len(CONFIGMAP_KEY)
+    except (TypeError, ValueError):
+        return
+    at: Path = ("spec", "dataset", "inline")
+    if size > CONFIGMAP_LIMIT:
+        report("semantic/inline-size", at, f"the rendered experiment.json is {size} bytes; a ConfigMap holds at most "
+               f"{CONFIGMAP_LIMIT} bytes", "move the dataset to S3 or a URL (spec.dataset.s3 / spec.dataset.url)")
+    elif size > CONFIGMAP_LIMIT * 0.9:
+        report("semantic/inline-size-near", at, f"the rendered experiment.json is {size} bytes, over 90% of the "
+               f"{CONFIGMAP_LIMIT}-byte ConfigMap limit", "consider moving the dataset to S3")
+
+
+def _dataset_inline(doc: dict[str, Any]) -> dict[str, Any] | None:
+    inline = _dict(_spec(doc).get("dataset")).get("inline")
+    return inline if isinstance(inline, dict) else None
+
+
+@check("semantic/unknown-metric", "semantic/metric-reference", "semantic/threshold-without-metrics",
+       "semantic/no-metrics", "semantic/duplicate-scenario")
+def metrics(doc: dict[str, Any], report: Report) -> None:
+    """Metric names are RAGAS metrics we know, and each step carries the reference data they need."""
+    inline = _dataset_inline(doc)
+    if inline is None:
+        return
+    base: Path = ("spec", "dataset", "inline")
+    any_metrics = False
+    seen: dict[str, int] = {}
+    for si, scenario in enumerate(_list(inline.get("scenarios"))):
+        scenario = _dict(scenario)
+        name = _str(scenario.get("name"))
+        if name is not None:
+            if name in seen:
+                report("semantic/duplicate-scenario", (*base, "scenarios", si, "name"),
+                       f'scenario name "{name}" is also used by scenarios[{seen[name]}]',
+                       "results, metrics and reports key on the scenario name: make it unique")
+            else:
+                seen[name] = si
+        for ti, step in enumerate(_list(scenario.get("steps"))):
+            step = _dict(step)
+            reference = _dict(step.get("reference"))
+            for mi, metric in enumerate(_list(step.get("metrics"))):
+                any_metrics = True
+                metric_name = _str(_dict(metric).get("metricName"))
+                if metric_name is None:
+                    continue
+                at: Path = (*base, "scenarios", si, "steps", ti, "metrics", mi, "metricName")
+                _metric(metric_name, reference, at, (*base, "scenarios", si, "steps", ti), report)
+    if not any_metrics and _list(inline.get("scenarios")):
+        if inline.get("defaultThreshold") is not None:
+            report("semantic/threshold-without-metrics", (*base, "defaultThreshold"),
+                   "defaultThreshold is set but no step has metrics to apply it to",
+                   "add metrics to the steps (e.g. - metricName: AgentGoalAccuracyWithoutReference)")
+        else:
+            report("semantic/no-metrics", (*base, "scenarios"), "no step has metrics: the agent will be run but "
+                   "nothing will be scored", "add metrics to the steps (e.g. - metricName: AnswerRelevancy)")
+
+
+def _metric(name: str, reference: dict[str, Any], at: Path, step_path: Path, report: Report) -> None:
+    if name not in NEEDS:
+        lower = {k.lower(): k for k in NEEDS}
+        if name.lower() in lower:
+            hint = f'did you mean "{lower[name.lower()]}"? Metric names are RAGAS class names, case-sensitive'
+        else:
+            close = difflib.get_close_matches(name, list(NEEDS), n=1, cutoff=0.6)
+            hint = f'did you mean "{close[0]}"?' if close else "see kubectl testbench explain metrics"
+        report("semantic/unknown-metric", at, f'"{name}" is not a RAGAS metric known to the evaluate phase', hint)
+        return
+    missing = [field for field in NEEDS[name] if not reference.get(field)]
+    if missing:
+        wanted = " and ".join(f"reference.{m}" for m in missing)
+        report("semantic/metric-reference", at, f"{name} needs {wanted}, which this step does not provide",
+               f"add {wanted} to the step, or choose a metric that works without it")
+    if name in OLD_NAMES:
+        report("semantic/unknown-metric", at, f'"{name}" is the old name of {OLD_NAMES[name]}',
+               f'use "{OLD_NAMES[name]}"')
+
+
+# --- env -------------------------------------------------------------------------------------------
+
+_SECRET_NAME = re.compile(r"(PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH)",
+                          re.IGNORECASE)
+_SECRET_VALUE = re.compile(
+    r"^(sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|"
+    r"AIza[0-9A-Za-z_-]{30,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\..*|-----BEGIN [A-Z ]*PRIVATE KEY-----.*)",
+    re.DOTALL,
+)
+_ENV_SOURCES = ("configMapKeyRef", "fieldRef", "fileKeyRef", "resourceFieldRef", "secretKeyRef")
+
+
+@check("semantic/literal-secret", "semantic/duplicate-env", "semantic/env-value-and-from")
+def env(doc: dict[str, Any], report: Report) -> None:
+    """Literal secrets, duplicate names, and value/valueFrom combinations a Pod would reject."""
+    names: dict[str, int] = {}
+    for i, item in enumerate(_list(_spec(doc).get("env"))):
+        item = _dict(item)
+        at: Path = ("spec", "env", i)
+        name = _str(item.get("name")) or ""
+        if name in names:
+            report("semantic/duplicate-env", (*at, "name"), f'env "{name}" is also set by env[{names[name]}]; '
+                   "only the last one takes effect", "remove one of them")
+        names[name] = i
+        value = item.get("value")
+        source = item.get("valueFrom")
+        if isinstance(value, str) and value and isinstance(source, dict):
+            report("semantic/env-value-and-from", at, f'env "{name}" sets both value and valueFrom; the Pod is rejected',
+                   "keep only one of them")
+        if isinstance(source, dict):
+            given = [k for k in _ENV_SOURCES if k in source]
+            if len(given) != 1:
+                report("semantic/env-value-and-from", (*at, "valueFrom"),
+                       f'env "{name}": valueFrom must set exactly one of {", ".join(_ENV_SOURCES)}'
+                       + (f" (found {', '.join(given)})" if given else ""), "")
+        if isinstance(value, str) and value and not value.startswith("$(") and (
+            (_SECRET_NAME.search(name) and len(value) >= 8) or _SECRET_VALUE.match(value)
+        ):
+            report("semantic/literal-secret", (*at, "value"),
+                   f'env "{name}" has a literal value that looks like a secret (value not shown)',
+                   "store it in a Secret and use valueFrom.secretKeyRef")
+
+
+# --- references, names and labels --------------------------------------------------------------------
+
+
+@check("semantic/dns-label")
+def references(doc: dict[str, Any], report: Report) -> None:
+    """agentRef/aiGatewayRef names and namespaces become hostnames and label values: DNS-1123 labels."""
+    spec = _spec(doc)
+    for field in ("agentRef", "aiGatewayRef"):
+        ref = spec.get(field)
+        if not isinstance(ref, dict):
+            continue
+        if field == "aiGatewayRef" and not ref.get("name"):
+            report("semantic/dns-label", ("spec", field), "aiGatewayRef needs a name to reach the gateway",
+                   "set aiGatewayRef.name, or remove aiGatewayRef")
+        for key in ("name", "namespace"):
+            value = _str(ref.get(key))
+            if value:
+                err = dns1123_label_error(value)
+                if err:
+                    report("semantic/dns-label", ("spec", field, key), f'Invalid value: "{value}": {err}',
+                           f"{field}.{key} becomes part of the service hostname http://<name>.<namespace>")
+
+
+@check("semantic/label-value", "semantic/resource-name")
+def generated_names(doc: dict[str, Any], report: Report) -> None:
+    """Generated resource names are valid, and the values that become labels fit the 63-character limit."""
+    meta = _dict(doc.get("metadata"))
+    name = _str(meta.get("name"))
+    namespace = _str(meta.get("namespace")) or "default"
+    if not name or dns1123_subdomain_error(name):
+        return  # metadata checks already report it
+    err = label_value_error(name)
+    if err:
+        report("semantic/label-value", ("metadata", "name"), f"the name becomes the label "
+               f"{naming.LABEL_NAME} on generated resources: {err}", "shorten the name to 63 characters or fewer")
+    for suffix in (naming.SUFFIX_DATASET, naming.SUFFIX_WORKFLOW, naming.SUFFIX_TRIGGER):
+        generated = naming.resource_name(name, namespace, suffix)
+        err = dns1123_subdomain_error(generated)
+        if err:
+            report("semantic/resource-name", ("metadata", "name"), f'generated name "{generated}" is invalid: {err}',
+                   "shorten the Experiment name")
+
+
+@check("semantic/trigger-inactive")
+def trigger(doc: dict[str, Any], report: Report) -> None:
+    """A trigger with settings but not enabled never fires: likely a forgotten ``enabled: true``."""
+    trig = _spec(doc).get("trigger")
+    if isinstance(trig, dict) and trig.get("enabled") is not True and "concurrencyPolicy" in trig:
+        report("semantic/trigger-inactive", ("spec", "trigger"), "trigger.concurrencyPolicy is set but "
+               "trigger.enabled is not true: no TestTrigger will be created", "set trigger.enabled: true")
+
+
+@check("semantic/expression-text")
+def expressions(doc: dict[str, Any], report: Report) -> None:
+    """``{{`` in values that land in the TestWorkflow would be Testkube expressions; render escapes them."""
+    spec = _spec(doc)
+    for i, item in enumerate(_list(spec.get("env"))):
+        value = _str(_dict(item).get("value"))
+        if value and "{{" in value:
+            report("semantic/expression-text", ("spec", "env", i, "value"), "the value contains '{{', which "
+                   "Testkube reads as an expression; render writes it escaped so it stays literal", "")
+    dataset = _dict(spec.get("dataset"))
+    for at, value in ((("spec", "dataset", "url"), dataset.get("url")),
+                      (("spec", "dataset", "s3", "key"), _dict(dataset.get("s3")).get("key")),
+                      (("spec", "dataset", "s3", "bucket"), _dict(dataset.get("s3")).get("bucket"))):
+        if isinstance(value, str) and "{{" in value:
+            report("semantic/expression-text", at, "the value contains '{{', which Testkube reads as an "
+                   "expression; render writes it escaped so it stays literal", "")

@@ -1,0 +1,49 @@
+"""Shared test helpers: paths, the reference data from ../shared, running the CLI in-process."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+REFERENCE = Path(os.environ.get("TESTBENCH_REFERENCE", ROOT.parent / "shared" / "reference"))
+UPSTREAM = REFERENCE / "testbench-upstream"
+TESTKUBE_CRDS = REFERENCE / "testkube-crds"
+
+
+def require_reference(path: Path) -> Path:
+    """Skip (with the reason) when the upstream reference data is not next to the checkout."""
+    if not path.exists():
+        pytest.skip(f"reference data not found at {path} (set TESTBENCH_REFERENCE)")
+    return path
+
+
+def run_cli(*args: str, input: str | bytes | None = None) -> Result:
+    """Run ``kubectl testbench ARGS`` in-process; ``result.exit_code`` is the process exit code."""
+    from kubectl_testbench.cli.main import cli
+
+    runner = CliRunner()
+    return runner.invoke(cli, list(args), input=input, prog_name="kubectl testbench", standalone_mode=True)
+
+
+def run_process(*args: str, input: bytes | None = None, cwd: Path | None = None,
+                env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+    """Run ``python -m kubectl_testbench ARGS`` as a real process (exit codes, stdout/stderr, no traceback)."""
+    full_env = {**os.environ, **(env or {})}
+    full_env["PYTHONPATH"] = str(ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-m", "kubectl_testbench", *args], input=input, cwd=cwd,
+                          capture_output=True, env=full_env, timeout=timeout, check=False)
+
+
+def kubectl() -> str:
+    path = shutil.which("kubectl")
+    if path is None:
+        pytest.skip("kubectl is not installed: overlay builds need the real kubectl kustomize")
+    return path
