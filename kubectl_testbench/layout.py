@@ -1,0 +1,36 @@
+"""The one data layout shared by render and the shipped TestWorkflowTemplates.
+
+Testkube mounts an emptyDir at ``/data`` that every step of an execution shares. The phase images read
+and write paths relative to their working directory (``data/datasets/experiment.json`` …) and the image
+sets no WORKDIR, so the templates pin ``workingDir: /``: relative paths then land on the shared volume,
+and the inline dataset ConfigMap is mounted exactly where the run phase reads it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+WORKING_DIR = "/"
+DATA_DIR = "/data"
+DATASET_RELATIVE = "data/datasets/experiment.json"
+"""What the setup phase writes and the run phase reads, relative to the working directory."""
+DATASET_PATH = posixpath.join(WORKING_DIR, DATASET_RELATIVE)
+EXECUTED_PATH = "/data/experiments/executed_experiment.json"
+EVALUATED_PATH = "/data/experiments/evaluated_experiment.json"
+REPORT_PATH = "/data/results/evaluation_report.html"
+
+TESTKUBE_NAMESPACE = "testkube"
+
+SETUP_TEMPLATE = "setup-template"
+FETCH_TEMPLATE = "fetch-template"
+RUN_TEMPLATE = "run-template"
+EVALUATE_TEMPLATE = "evaluate-template"
+PUBLISH_TEMPLATE = "publish-template"
+VISUALIZE_TEMPLATE = "visualize-template"
+PHASE_TEMPLATES = (SETUP_TEMPLATE, FETCH_TEMPLATE, RUN_TEMPLATE, EVALUATE_TEMPLATE, PUBLISH_TEMPLATE,
+                   VISUALIZE_TEMPLATE)
+
+TESTWORKFLOW_IMAGE = "ghcr.io/agentic-layer/testbench/testworkflows"
+OPERATOR_IMAGE = "ghcr.io/agentic-layer/testbench/operator"
+DEFAULT_IMAGE_TAG = "0.0.1"
+"""The upstream release the shipped templates and operator target; --image-tag overrides it."""
