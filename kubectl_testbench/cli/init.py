@@ -23,7 +23,7 @@ from kubectl_testbench.cli.output import emit, output_file_option
 @output_file_option
 def init(name: str, agent: str, agent_namespace: str | None, namespace: str | None, dataset: str,
          gateway: str | None, gateway_namespace: str | None, schedule: str | None, timezone: str | None,
-         trigger: bool, output_file: str | None) -> int:
+         trigger: bool, output_file: str | None) -> None:
     """Write a valid starter Experiment NAME for agent --agent (stdout, or --output-file)."""
     from kubectl_testbench.emit.yamlout import dump
     from kubectl_testbench.starter import SCHEMA_COMMENT, starter
@@ -40,4 +40,3 @@ def init(name: str, agent: str, agent_namespace: str | None, namespace: str | No
             click.echo(text_line(d).rstrip("\n"), err=True)
         fail("the options give an invalid Experiment; nothing was written", EXIT_FINDINGS)
     emit(text, output_file)
-    return 0

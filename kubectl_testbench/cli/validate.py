@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, jobs_option, limits_from, limits_options
+from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail, jobs_option, limits_from, limits_options
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
@@ -18,7 +20,7 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 @jobs_option
 @limits_options
 def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, jobs: int | None,
-             max_file_mib: int, max_depth: int) -> int:
+             max_file_mib: int, max_depth: int) -> None:
     """Check Experiments the way the Kubernetes API server would, plus what it cannot check.
 
     PATH is a file, a directory (searched recursively for *.yaml, *.yml and *.json) or - for stdin.
@@ -29,7 +31,7 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, j
 
         for rule in RULES.values():
             click.echo(f"{rule.id:40} {rule.severity.value:8} {rule.summary}")
-        return EXIT_OK
+        return
     if not paths:
         fail("no input: give files, directories or - for stdin (see kubectl testbench validate --help)")
     from kubectl_testbench.validate.diagnostics import Counts
@@ -44,7 +46,6 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, j
         counts.add(result.counts)
     reporter.close(counts)
     if counts.unreadable:
-        return EXIT_USAGE
+        sys.exit(EXIT_USAGE)
     if counts.invalid or counts.errors:
-        return EXIT_FINDINGS
-    return EXIT_OK
+        sys.exit(EXIT_FINDINGS)

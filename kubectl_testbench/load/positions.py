@@ -12,6 +12,12 @@ from typing import Any
 Mark = tuple[int, int]
 """1-based (line, column)."""
 
+class MapKey(str):
+    """A path segment that is a key of a map (labels, annotations), written ``[key]`` in field paths."""
+
+    __slots__ = ()
+
+
 PathSegment = str | int
 Path = tuple[PathSegment, ...]
 
@@ -72,7 +78,7 @@ def field_path(path: Sequence[PathSegment]) -> str:
     """Kubernetes field path notation: ``spec.env[0].name``."""
     out: list[str] = []
     for seg in path:
-        if isinstance(seg, int):
+        if isinstance(seg, int) or isinstance(seg, MapKey):
             out.append(f"[{seg}]")
         elif out:
             out.append("." + seg if _simple(seg) else f"[{seg}]")

@@ -92,7 +92,7 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
         built = build(chunk.text, chunk.start_line, options.limits)
         if built.error is not None:
             err = built.error
-            _add(result, err.rule, path, err.mark, (), err.message)
+            _add(result, err.rule, path, err.mark, (), err.message, _syntax_hint(chunk.text, err, chunk.start_line))
             continue
         if built.empty:
             continue
@@ -106,6 +106,22 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
     result.counts.errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
     result.counts.warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
     return result
+
+
+def _syntax_hint(text: str, err: Remark, start_line: int) -> str:
+    """A hint for the YAML mistakes people actually make."""
+    if err.rule != "yaml/syntax":
+        return ""
+    lines = text.splitlines()
+    index = err.mark[0] - 1 - start_line
+    line = lines[index] if 0 <= index < len(lines) else ""
+    if "\t" in line[: len(line) - len(line.lstrip())] or line.startswith("\t"):
+        return "YAML does not allow tabs for indentation: use spaces"
+    if "flow" in err.message:
+        return "a [ or { opened earlier is not closed"
+    if "mapping values are not allowed" in err.message:
+        return "a value containing ': ' must be quoted"
+    return ""
 
 
 def _unreadable(path: str, rule: str, message: str, mark: tuple[int, int] = (0, 0)) -> FileResult:
@@ -248,7 +264,7 @@ def _run_semantic(doc: dict[str, Any], schema_errors: list[SchemaError], add: An
                 return
         add(rule, fpath, message, hint)
 
-    run_checks(doc, report)
+    run_checks(doc, report, bad)
 
 
 def _remark_hint(remark: Remark) -> str:

@@ -11,7 +11,8 @@ from kubectl_testbench.k8snames import (
     label_value_error,
     qualified_name_error,
 )
-from kubectl_testbench.validate.schema import SchemaError
+from kubectl_testbench.load.positions import MapKey
+from kubectl_testbench.validate.schema import SchemaError, show
 
 ANNOTATIONS_MAX_BYTES = 256 * 1024
 _STRING_FIELDS = ("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "creationTimestamp",
@@ -41,12 +42,12 @@ def check_metadata(meta: Any) -> Iterator[SchemaError]:
     elif isinstance(name, str):
         err = dns1123_subdomain_error(name)
         if err:
-            yield SchemaError((*base, "name"), "metadata/name", f'Invalid value: "{name}": {err}')
+            yield SchemaError((*base, "name"), "metadata/name", f"Invalid value: {show(name)}: {err}")
     namespace = meta.get("namespace")
     if isinstance(namespace, str) and namespace:
         err = dns1123_label_error(namespace)
         if err:
-            yield SchemaError((*base, "namespace"), "metadata/namespace", f'Invalid value: "{namespace}": {err}')
+            yield SchemaError((*base, "namespace"), "metadata/namespace", f"Invalid value: {show(namespace)}: {err}")
     yield from _check_labels(meta.get("labels"))
     yield from _check_annotations(meta.get("annotations"))
 
@@ -61,14 +62,14 @@ def _check_labels(labels: Any) -> Iterator[SchemaError]:
     for key, value in labels.items():
         err = qualified_name_error(key)
         if err:
-            yield SchemaError((*base, key), "metadata/labels", f'Invalid value: "{key}": {err}', key=True)
+            yield SchemaError((*base, MapKey(key)), "metadata/labels", f"Invalid value: {show(key)}: {err}", key=True)
         if not isinstance(value, str):
-            yield SchemaError((*base, key), "metadata/type", f"Invalid value: label {key} must be a string",
+            yield SchemaError((*base, MapKey(key)), "metadata/type", f"Invalid value: label {key} must be a string",
                               hint="quote the value")
             continue
         err = label_value_error(value)
         if err:
-            yield SchemaError((*base, key), "metadata/labels", f'Invalid value: "{value}": {err}')
+            yield SchemaError((*base, MapKey(key)), "metadata/labels", f"Invalid value: {show(value)}: {err}")
 
 
 def _check_annotations(annotations: Any) -> Iterator[SchemaError]:
@@ -82,9 +83,9 @@ def _check_annotations(annotations: Any) -> Iterator[SchemaError]:
     for key, value in annotations.items():
         err = qualified_name_error(key)
         if err:
-            yield SchemaError((*base, key), "metadata/annotations", f'Invalid value: "{key}": {err}', key=True)
+            yield SchemaError((*base, MapKey(key)), "metadata/annotations", f"Invalid value: {show(key)}: {err}", key=True)
         if not isinstance(value, str):
-            yield SchemaError((*base, key), "metadata/type", f"Invalid value: annotation {key} must be a string",
+            yield SchemaError((*base, MapKey(key)), "metadata/type", f"Invalid value: annotation {key} must be a string",
                               hint="quote the value")
             continue
         size += len(key.encode()) + len(value.encode())

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from kubectl_testbench.load.positions import Path, PathSegment
+from kubectl_testbench.load.positions import MapKey, Path, PathSegment
 
 Schema = dict[str, Any]
 
@@ -127,10 +127,10 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
     if node.int_or_string:
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             errors.append(SchemaError(path, "schema/type",
-                                      f"Invalid value: {_show(value)}: must be an integer or a string"))
+                                      f"Invalid value: {show(value)}: must be an integer or a string"))
             return
     elif t is not None and not _is_type(value, t):
-        errors.append(SchemaError(path, "schema/type", f"Invalid value: {_show(value)}: must be of type {t}",
+        errors.append(SchemaError(path, "schema/type", f"Invalid value: {show(value)}: must be of type {t}",
                                   hint=_type_hint(value, t)))
         return
     if node.enum is not None and value not in node.enum:
@@ -140,7 +140,7 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
             close = [v for v in node.enum if isinstance(v, str) and v.lower() == value.lower()]
             if close:
                 hint = f'did you mean "{close[0]}"? Values are case-sensitive'
-        errors.append(SchemaError(path, "schema/enum", f"Unsupported value: {_show(value)}: supported values: {allowed}",
+        errors.append(SchemaError(path, "schema/enum", f"Unsupported value: {show(value)}: supported values: {allowed}",
                                   hint=hint))
     if isinstance(value, dict):
         _check_object(node, value, path, errors, targets, skip)
@@ -153,13 +153,13 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
     for sub in node.all_of:
         _check(sub, value, path, errors, targets)
     if node.any_of and not node.int_or_string and not any(_passes(s, value) for s in node.any_of):
-        errors.append(SchemaError(path, "schema/any-of", f"Invalid value: {_show(value)}: must match at least one "
+        errors.append(SchemaError(path, "schema/any-of", f"Invalid value: {show(value)}: must match at least one "
                                   "of the allowed schemas (anyOf)"))
     if node.one_of and sum(_passes(s, value) for s in node.one_of) != 1:
-        errors.append(SchemaError(path, "schema/any-of", f"Invalid value: {_show(value)}: must match exactly one "
+        errors.append(SchemaError(path, "schema/any-of", f"Invalid value: {show(value)}: must match exactly one "
                                   "of the allowed schemas (oneOf)"))
     if node.not_ is not None and _passes(node.not_, value):
-        errors.append(SchemaError(path, "schema/not", f"Invalid value: {_show(value)}: must not match the schema"))
+        errors.append(SchemaError(path, "schema/not", f"Invalid value: {show(value)}: must not match the schema"))
     if node.rules:
         targets.append(CelTarget(path, value, node.schema))
 
@@ -178,7 +178,7 @@ def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[S
                     if item is None and not node.additional.nullable:
                         del value[key]
                         continue
-                    _check(node.additional, item, (*path, key), errors, targets)
+                    _check(node.additional, item, (*path, MapKey(key)), errors, targets)
                 elif node.additional is True or node.preserve:
                     continue
                 else:
@@ -219,7 +219,7 @@ def _check_array(node: _Node, value: list[Any], path: Path, errors: list[SchemaE
         for i, item in enumerate(value):
             k = json.dumps(item, sort_keys=True)
             if k in seen:
-                errors.append(SchemaError((*path, i), "schema/duplicate", f"Duplicate value: {_show(item)}"))
+                errors.append(SchemaError((*path, i), "schema/duplicate", f"Duplicate value: {show(item)}"))
             seen.add(k)
     elif node.list_type == "map" and node.list_keys:
         keys: set[str] = set()
@@ -235,24 +235,24 @@ def _check_string(node: _Node, value: str, path: Path, errors: list[SchemaError]
     if node.max_len is not None and len(value) > node.max_len:
         errors.append(SchemaError(path, "schema/max-length", f"Too long: may not be longer than {node.max_len}"))
     if node.min_len is not None and len(value) < node.min_len:
-        errors.append(SchemaError(path, "schema/min-length", f"Invalid value: {_show(value)}: must be at least "
+        errors.append(SchemaError(path, "schema/min-length", f"Invalid value: {show(value)}: must be at least "
                                   f"{node.min_len} character{'s' if node.min_len != 1 else ''} long"))
     if node.pattern is not None and not node.pattern.search(value):
-        errors.append(SchemaError(path, "schema/pattern", f"Invalid value: {_show(value)}: must match "
+        errors.append(SchemaError(path, "schema/pattern", f"Invalid value: {show(value)}: must match "
                                   f"'{node.pattern_text}'"))
     if node.fmt == "date-time" and not _is_datetime(value):
-        errors.append(SchemaError(path, "schema/format", f"Invalid value: {_show(value)}: must be an RFC 3339 date-time"))
+        errors.append(SchemaError(path, "schema/format", f"Invalid value: {show(value)}: must be an RFC 3339 date-time"))
 
 
 def _check_number(node: _Node, value: float, path: Path, errors: list[SchemaError]) -> None:
     if node.minimum is not None and (value < node.minimum or (node.xmin and value == node.minimum)):
         word = "greater than" if node.xmin else "greater than or equal to"
-        errors.append(SchemaError(path, "schema/minimum", f"Invalid value: {_show(value)}: must be {word} {node.minimum}"))
+        errors.append(SchemaError(path, "schema/minimum", f"Invalid value: {show(value)}: must be {word} {node.minimum}"))
     if node.maximum is not None and (value > node.maximum or (node.xmax and value == node.maximum)):
         word = "less than" if node.xmax else "less than or equal to"
-        errors.append(SchemaError(path, "schema/maximum", f"Invalid value: {_show(value)}: must be {word} {node.maximum}"))
+        errors.append(SchemaError(path, "schema/maximum", f"Invalid value: {show(value)}: must be {word} {node.maximum}"))
     if node.multiple_of and (value / node.multiple_of) % 1 != 0:
-        errors.append(SchemaError(path, "schema/multiple-of", f"Invalid value: {_show(value)}: must be a multiple of "
+        errors.append(SchemaError(path, "schema/multiple-of", f"Invalid value: {show(value)}: must be a multiple of "
                                   f"{node.multiple_of}"))
 
 
@@ -328,7 +328,8 @@ def _dotted(path: Path, key: PathSegment) -> str:
     return field_path((*path, key))
 
 
-def _show(value: Any, limit: int = 60) -> str:
+def show(value: Any, limit: int = 60) -> str:
+    """A value as the API server quotes it in messages, shortened."""
     if isinstance(value, dict):
         return "object"
     if isinstance(value, list):

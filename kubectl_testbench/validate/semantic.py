@@ -24,22 +24,35 @@ Report = Callable[[str, Path, str, str], None]
 Check = Callable[[dict[str, Any], Report], None]
 
 CONFIGMAP_LIMIT = 1024 * 1024
-CHECKS: list[tuple[tuple[str, ...], Check]] = []
+CHECKS: list[tuple[tuple[str, ...], Path, Check]] = []
 
 
-def check(*rules: str) -> Callable[[Check], Check]:
-    """Register a check and the rule ids it may report (tests and docs read the registry)."""
+def check(*rules: str, reads: Path = ()) -> Callable[[Check], Check]:
+    """Register a check, the rule ids it may report and the subtree it reads.
+
+    A check is skipped when the schema found errors inside the subtree it reads: its conclusions
+    would rest on a broken structure (e.g. "no metrics" when ``steps`` is not even a list).
+    """
 
     def register(fn: Check) -> Check:
-        CHECKS.append((rules, fn))
+        CHECKS.append((rules, reads, fn))
         return fn
 
     return register
 
 
-def run_checks(doc: dict[str, Any], report: Report) -> None:
-    for _, fn in CHECKS:
-        fn(doc, report)
+def run_checks(doc: dict[str, Any], report: Report, error_paths: list[Path] | None = None) -> None:
+    """Run every check whose input is schema-valid. With schema errors present, a check tripping over a
+    wrong type is skipped; on a schema-valid document such an exception is a bug and propagates."""
+    errors = error_paths or []
+    for _, reads, fn in CHECKS:
+        if reads and any(p[: len(reads)] == reads for p in errors):
+            continue
+        try:
+            fn(doc, report)
+        except (TypeError, AttributeError, KeyError, ValueError):
+            if not errors:
+                raise
 
 
 def _spec(doc: dict[str, Any]) -> dict[str, Any]:
@@ -150,7 +163,7 @@ def _format(path: str, at: Path, report: Report) -> None:
            "the setup phase reads .json experiment files (kubectl testbench import converts csv/parquet)")
 
 
-@check("semantic/inline-size", "semantic/inline-size-near")
+@check("semantic/inline-size", "semantic/inline-size-near", reads=("spec", "dataset", "inline"))
 def inline_size(doc: dict[str, Any], report: Report) -> None:
     """The inline dataset must fit in one ConfigMap (1 MiB including the key)."""
     from kubectl_testbench.render.dataset import CONFIGMAP_KEY, experiment_json
@@ -177,7 +190,7 @@ def _dataset_inline(doc: dict[str, Any]) -> dict[str, Any] | None:
 
 
 @check("semantic/unknown-metric", "semantic/metric-reference", "semantic/threshold-without-metrics",
-       "semantic/no-metrics", "semantic/duplicate-scenario")
+       "semantic/no-metrics", "semantic/duplicate-scenario", reads=("spec", "dataset", "inline"))
 def metrics(doc: dict[str, Any], report: Report) -> None:
     """Metric names are RAGAS metrics we know, and each step carries the reference data they need."""
     inline = _dataset_inline(doc)

@@ -1,0 +1,90 @@
+"""CEL rules read from the generated CRD, evaluated with celpy as the API server evaluates them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import hypothesis.strategies as st
+from hypothesis import given, settings
+
+from kubectl_testbench.validate.cel import CompiledRule, compiled
+from kubectl_testbench.validate.crdschema import open_api_schema
+
+DATASET_SCHEMA = open_api_schema()["properties"]["spec"]["properties"]["dataset"]
+
+
+def test_the_dataset_rule_comes_from_the_generated_crd() -> None:
+    [rule] = DATASET_SCHEMA["x-kubernetes-validations"]
+    assert rule == {"message": "exactly one of s3, url, or inline must be set",
+                    "rule": "(has(self.s3) ? 1 : 0) + (has(self.url) ? 1 : 0) + (has(self.inline) ? 1 : 0) == 1"}
+
+
+def test_dataset_rule_outcomes() -> None:
+    rule = compiled(DATASET_SCHEMA["x-kubernetes-validations"][0])
+    assert rule.evaluate({"url": "https://x/y.json"}, DATASET_SCHEMA).passed
+    assert not rule.evaluate({}, DATASET_SCHEMA).passed
+    failed = rule.evaluate({"url": "u", "s3": {"bucket": "b", "key": "k"}}, DATASET_SCHEMA)
+    assert not failed.passed and failed.message == "exactly one of s3, url, or inline must be set"
+
+
+def test_rule_paths_are_read_from_the_ast() -> None:
+    rule = compiled({"rule": "has(self.a) && self.b.c > 1 && self.d.size() == 2", "message": "m"})
+    assert rule.presence == [("a",)]
+    assert sorted(rule.values) == [("b", "c"), ("d",)]
+
+
+OBJECT = {"type": "object", "properties": {
+    "a": {"type": "integer"}, "b": {"type": "object", "properties": {"c": {"type": "number"}}},
+    "d": {"type": "array", "items": {"type": "string"}}, "e": {"type": "string"}}}
+
+RULES = [
+    "has(self.a) && self.b.c > 1.5",
+    "(has(self.a) ? 1 : 0) + (has(self.e) ? 1 : 0) == 1",
+    "!has(self.d) || self.d.size() < 2",
+    "self.a == 3 || has(self.b)",
+    "self.d.all(x, x.startsWith('k'))",
+    "has(self.b) && has(self.b.c)",
+]
+
+values = st.fixed_dictionaries({}, optional={
+    "a": st.integers(0, 5),
+    "b": st.fixed_dictionaries({}, optional={"c": st.floats(0, 3, allow_nan=False)}),
+    "d": st.lists(st.sampled_from(["k1", "x", "k2"]), max_size=3),
+    "e": st.text(max_size=3),
+})
+
+
+@settings(max_examples=150, deadline=None)
+@given(value=values, which=st.integers(0, len(RULES) - 1))
+def test_memoised_projection_gives_the_same_result_as_evaluating_the_whole_object(value: dict[str, Any],
+                                                                                  which: int) -> None:
+    spec = {"rule": RULES[which], "message": "m"}
+    memoised = compiled(spec).evaluate(value, OBJECT)
+    direct = CompiledRule(spec)._run(value, OBJECT)
+    assert (memoised.passed, bool(memoised.error)) == (direct.passed, bool(direct.error))
+
+
+def test_number_fields_are_doubles_and_integer_fields_ints() -> None:
+    rule = compiled({"rule": "self.b.c == 2.0 && self.a == 2", "message": "m"})
+    assert rule.evaluate({"a": 2, "b": {"c": 2}}, OBJECT).passed
+
+
+def test_transition_rules_do_not_run_on_create() -> None:
+    outcome = compiled({"rule": "self.a == oldSelf.a", "message": "immutable"}).evaluate({"a": 1}, OBJECT)
+    assert outcome.passed and outcome.skipped
+
+
+def test_message_expression_and_field_path() -> None:
+    spec = {"rule": "self.a < 3", "messageExpression": "'a is ' + string(self.a)", "fieldPath": ".a"}
+    outcome = compiled(spec).evaluate({"a": 4}, OBJECT)
+    assert (outcome.passed, outcome.message, outcome.field_path) == (False, "a is 4", ("a",))
+
+
+def test_kubernetes_string_library_shims() -> None:
+    rule = compiled({"rule": "self.e.lowerAscii() == 'abc' && self.e.split('B').size() == 2", "message": "m"})
+    assert rule.evaluate({"e": "aBc"}, OBJECT).passed
+
+
+def test_evaluation_errors_are_reported_not_raised() -> None:
+    outcome = compiled({"rule": "self.b.c > 1", "message": "m"}).evaluate({}, OBJECT)
+    assert not outcome.passed and outcome.error

@@ -1,0 +1,80 @@
+"""The pipeline around single Experiments: streams, kinds, order of checks, counts."""
+
+from __future__ import annotations
+
+from kubectl_testbench.validate.engine import Options, validate_text
+from tests.validate.helpers import VALID
+
+
+def rules(text: str) -> list[str]:
+    return [d.rule for d in validate_text(text, "t.yaml").diagnostics]
+
+
+def test_valid_experiment_has_no_findings() -> None:
+    result = validate_text(VALID, "t.yaml")
+    assert result.diagnostics == [] and (result.counts.experiments, result.counts.valid) == (1, 1)
+
+
+def test_other_kinds_are_skipped_and_counted_including_other_experiment_crds() -> None:
+    katib = "apiVersion: kubeflow.org/v1beta1\nkind: Experiment\nmetadata:\n  name: x\nspec: {}\n"
+    cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"
+    result = validate_text(f"{katib}---\n{cm}---\n{VALID}", "t.yaml")
+    assert (result.counts.skipped, result.counts.experiments, result.counts.valid) == (2, 1, 1)
+
+
+def test_a_broken_document_does_not_hide_the_others() -> None:
+    broken = VALID.replace("name: weather-agent", "name: [weather-agent")
+    invalid = VALID.replace("defaultThreshold: 0.8", "defaultThreshold: 2")
+    result = validate_text(f"{broken}---\n{invalid}---\n{VALID}", "t.yaml")
+    assert [d.rule for d in result.diagnostics] == ["yaml/syntax", "schema/maximum"]
+    assert result.diagnostics[1].line == VALID.count("\n") * 1 + 1 + 11
+    assert (result.counts.valid, result.counts.invalid, result.counts.unreadable) == (1, 1, 1)
+
+
+def test_v1_list_items_are_validated() -> None:
+    item = "\n".join("    " + line for line in VALID.splitlines())
+    text = "apiVersion: v1\nkind: List\nitems:\n  -\n" + item + "\n"
+    result = validate_text(text.replace("defaultThreshold: 0.8", "defaultThreshold: 3"), "t.yaml")
+    [d] = result.diagnostics
+    assert (d.rule, d.path, d.line) == ("schema/maximum", "spec.dataset.inline.defaultThreshold", 15)
+
+
+def test_cel_is_not_evaluated_when_blocking_errors_exist() -> None:
+    text = VALID.replace("    inline:", "    url: https://x/e.json\n    inline:").replace(
+        "name: weather-agent", "name: 5")
+    assert "cel/dataset-exactly-one" not in rules(text)
+    assert "cel/not-evaluated" in rules(text)
+
+
+def test_cel_still_runs_with_non_blocking_errors() -> None:
+    text = VALID.replace("    inline:", "    url: https://x/e.json\n    inline:").replace(
+        "defaultThreshold: 0.8", "defaultThreshold: 1.8")
+    assert {"schema/maximum", "cel/dataset-exactly-one"} <= set(rules(text))
+
+
+def test_status_is_dropped_before_validation() -> None:
+    text = VALID + "status:\n  conditions: [{bogus: 1}]\n"
+    assert rules(text) == ["semantic/status-ignored"]
+
+
+def test_strict_turns_warnings_into_failures() -> None:
+    text = VALID.replace("AgentGoalAccuracyWithReference", "AgentGoalAcuracy")
+    assert validate_text(text, "t.yaml").counts.valid == 1
+    assert validate_text(text, "t.yaml", Options(strict=True)).counts.invalid == 1
+
+
+def test_semantic_checks_skip_paths_with_schema_errors() -> None:
+    text = VALID + "  schedule:\n    cron: \"0 3 * *\"\n"
+    assert rules(text) == ["schema/pattern"], "no second semantic/cron finding for the same mistake"
+
+
+def test_empty_input_is_an_error_but_a_comment_only_scanned_file_is_not() -> None:
+    assert rules("# nothing\n") == ["input/empty"]
+    assert validate_text("# nothing\n", "t.yaml", scanned=True).diagnostics == []
+
+
+def test_validated_experiment_is_kept_for_render_with_nulls_pruned() -> None:
+    text = VALID.replace("  agentRef:\n", "  trigger: null\n  agentRef:\n")
+    result = validate_text(text, "t.yaml", Options(keep_experiments=True))
+    [exp] = result.experiments
+    assert "trigger" not in exp.data["spec"] and exp.line == 1 and type(exp.data) is dict
