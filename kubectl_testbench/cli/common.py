@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -19,12 +20,15 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     sys.exit(code)
 
 
-def jobs_option(fn: Any) -> Any:
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def jobs_option(fn: F) -> F:
     return click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
                         help="Worker processes for large inputs (default: CPU count).")(fn)
 
 
-def limits_options(fn: Any) -> Any:
+def limits_options(fn: F) -> F:
     fn = click.option("--max-file-size", "max_file_mib", type=click.IntRange(min=1), default=16, show_default=True,
                       metavar="MIB", help="Refuse input files larger than this many MiB.")(fn)
     fn = click.option("--max-depth", type=click.IntRange(min=8), default=256, show_default=True,

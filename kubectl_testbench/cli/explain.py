@@ -15,7 +15,8 @@ def explain(field: str, recursive: bool) -> None:
 
     "kubectl testbench explain metrics" lists the RAGAS metric names and the reference data each needs.
     """
-    from kubectl_testbench.crd.explain import ExplainError, explain as render_explain, metrics_table
+    from kubectl_testbench.crd.explain import ExplainError, metrics_table
+    from kubectl_testbench.crd.explain import explain as render_explain
     from kubectl_testbench.validate.crdschema import open_api_schema
 
     if field.lower() in ("metrics", "metric"):

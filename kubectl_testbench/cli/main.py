@@ -10,7 +10,6 @@ import importlib
 import os
 import sys
 
-
 import click
 
 from kubectl_testbench import __version__
@@ -82,7 +81,7 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         _quiet_broken_pipe()
         sys.exit(0)
-    except Exception as err:  # noqa: BLE001 - the last line of defence against tracebacks
+    except Exception as err:
         if os.environ.get("KUBECTL_TESTBENCH_DEBUG"):
             raise
         click.echo(f"error: internal error: {type(err).__name__}: {err} "

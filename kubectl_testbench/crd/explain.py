@@ -49,8 +49,10 @@ def type_label(node: dict[str, Any]) -> str:
     if t == "array":
         return "[]" + type_label(node.get("items") or {})
     if t == "object":
-        return "Object" if node.get("properties") else "map[string]" + (
-            type_label(node["additionalProperties"]) if isinstance(node.get("additionalProperties"), dict) else "Object")
+        if node.get("properties"):
+            return "Object"
+        values = node.get("additionalProperties")
+        return "map[string]" + (type_label(values) if isinstance(values, dict) else "Object")
     if node.get("x-kubernetes-int-or-string"):
         return "IntOrString"
     if t is None:
@@ -85,7 +87,9 @@ def explain(schema: dict[str, Any], field: str, recursive: bool = False) -> str:
     lines.append("DESCRIPTION:")
     doc = node.get("description") or (node.get("items") or {}).get("description") or "<empty>"
     lines.extend(_indent(doc, 4))
-    extra = _constraints(node) + _constraints(_unwrap_array(node)) if node.get("type") == "array" else _constraints(node)
+    extra = _constraints(node)
+    if node.get("type") == "array":
+        extra += _constraints(_unwrap_array(node))
     if extra:
         lines.append("")
         lines.append("CONSTRAINTS:")
@@ -120,7 +124,7 @@ def _tree(node: dict[str, Any], depth: int, lines: list[str]) -> None:
 
 
 def _indent(text: str, n: int) -> list[str]:
-    out = []
+    out: list[str] = []
     for para in text.split("\n"):
         wrapped = textwrap.wrap(para, width=80 - n) or [""]
         out.extend(" " * n + w for w in wrapped)

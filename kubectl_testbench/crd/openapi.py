@@ -49,9 +49,8 @@ def field_schema(field: FieldInfo) -> Schema:
     if field.description:
         node["description"] = field.description
     default = field.default
-    if not field.is_required() and default is not None and not isinstance(default, (list, dict)):
-        if isinstance(default, (str, bool, int, float)):
-            node["default"] = default
+    if not field.is_required() and isinstance(default, (str, bool, int, float)):
+        node["default"] = default
     return node
 
 

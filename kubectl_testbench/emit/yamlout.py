@@ -64,7 +64,12 @@ def scalar(value: Any) -> str:
         if math.isinf(value):
             return ".inf" if value > 0 else "-.inf"
         text = repr(value)
-        return text[:-2] if text.endswith(".0") and "e" not in text else text
+        if "e" in text:
+            mantissa, exponent = text.split("e")
+            # YAML 1.1 readers (PyYAML) need a dot in the mantissa and a signed exponent
+            mantissa = mantissa if "." in mantissa else mantissa + ".0"
+            return f"{mantissa}e{exponent if exponent[0] in '+-' else '+' + exponent}"
+        return text[:-2] if text.endswith(".0") else text
     if isinstance(value, str):
         return _string(value)
     raise TypeError(f"cannot write {type(value).__name__} as YAML")
@@ -128,7 +133,8 @@ def _node(value: Any, indent: int, lines: list[str], prefix: str) -> None:
             if isinstance(item, (dict, list)) and item:
                 _node(item, lead_indent, lines, first_prefix + "- ")
             else:
-                lines.append(" " * lead_indent + first_prefix + "- " + _inline(item, lead_indent + 2 + len(first_prefix)))
+                text = _inline(item, lead_indent + 2 + len(first_prefix))
+                lines.append(" " * lead_indent + first_prefix + "- " + text)
         return
     lines.append(f"{pad}{prefix}{_inline(value, indent + len(prefix))}")
 

@@ -9,7 +9,7 @@ rules and record every node's position in one pass, faster than ``yaml.load`` wi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from yaml import events as ev
@@ -257,14 +257,17 @@ def _note_message(note: str, text: str, value: Any) -> str:
     if note == Note.SEXAGESIMAL:
         return f'{text} is a string for Kubernetes but a base-60 number for YAML 1.1 tools; quote it ("{text}")'
     if note == Note.OCTAL:
-        return f"{text} is read as the octal number {value} by Kubernetes (YAML 1.1) but as {text.lstrip('0') or 0} by YAML 1.2 tools"
+        decimal = text.lstrip("0") or "0"
+        return f"{text} is read as the octal number {value} by Kubernetes (YAML 1.1) but as {decimal} by YAML 1.2 tools"
     return f"{text} cannot be represented in JSON; Kubernetes rejects it"
 
 
 def _key_string(value: Any, mark: Mark) -> str:
     """Map keys as sigs.k8s.io/yaml turns them into JSON object keys."""
-    if value is _MERGE or isinstance(value, str):
-        return value  # type: ignore[no-any-return]
+    if value is _MERGE:
+        return cast(str, value)
+    if isinstance(value, str):
+        return value
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -286,7 +289,7 @@ def _apply_merges(frame: _Frame, remarks: list[Remark], path_of: Any) -> None:
             sources.append(value)
         for source in sources:
             if not isinstance(source, dict):
-                raise YamlReadError("yaml/merge", "a merge key (<<) needs a mapping or a list of mappings", mark)
+                raise YamlReadError("yaml/merge", "a merge key (<<) needs mappings", mark)
     for source in sources:
         for key, val in source.items():
             if key in target:

@@ -78,7 +78,7 @@ def field_path(path: Sequence[PathSegment]) -> str:
     """Kubernetes field path notation: ``spec.env[0].name``."""
     out: list[str] = []
     for seg in path:
-        if isinstance(seg, int) or isinstance(seg, MapKey):
+        if isinstance(seg, (int, MapKey)):
             out.append(f"[{seg}]")
         elif out:
             out.append("." + seg if _simple(seg) else f"[{seg}]")

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from kubectl_testbench.model.base import KubeModel
 from kubectl_testbench.model.cel_rules import DATASET_EXACTLY_ONE
-from kubectl_testbench.model.constants import API_VERSION, CRON_PATTERN, KIND
+from kubectl_testbench.model.constants import CRON_PATTERN
 from kubectl_testbench.model.k8s import Condition, EnvVar, ObjectReference
 from kubectl_testbench.model.schema_meta import PRESERVE_UNKNOWN, CelRule, K8s
 
@@ -204,7 +204,7 @@ class ExperimentStatus(KubeModel):
 class ObjectMeta(KubeModel):
     """Standard object metadata; the parts render uses. The API server owns the rest."""
 
-    model_config = {**KubeModel.model_config, "extra": "allow"}
+    model_config = ConfigDict(**{**KubeModel.model_config, "extra": "allow"})
     name: str
     """Name of the Experiment; the generated Testkube resources are named after it."""
     namespace: str | None = None
@@ -218,12 +218,12 @@ class ObjectMeta(KubeModel):
 class Experiment(KubeModel):
     """Experiment is the Schema for the experiments API"""
 
-    api_version: Literal["testbench.agentic-layer.ai/v1alpha1"] = API_VERSION
+    api_version: Literal["testbench.agentic-layer.ai/v1alpha1"] = "testbench.agentic-layer.ai/v1alpha1"
     """APIVersion defines the versioned schema of this representation of an object.
 Servers should convert recognized schemas to the latest internal value, and
 may reject unrecognized values.
 More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: Literal["Experiment"] = KIND
+    kind: Literal["Experiment"] = "Experiment"
     """Kind is a string value representing the REST resource this object represents.
 Servers may infer this from the endpoint the client submits requests to.
 Cannot be updated.

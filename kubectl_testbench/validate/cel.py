@@ -73,16 +73,16 @@ class CompiledRule:
         return outcome
 
     def _run(self, value: Any, schema: Schema) -> CelOutcome:
-        import celpy
+        from celpy.evaluation import CELEvalError
 
         activation = {"self": to_cel(value, schema)}
         try:
             result = self.program.evaluate(activation)
-        except celpy.CELEvalError as err:
+        except CELEvalError as err:
             return CelOutcome(False, error=_eval_error_text(err))
         except Exception as err:  # celpy raises plain TypeErrors for some overload failures
             return CelOutcome(False, error=f"{type(err).__name__}: {err}")
-        if isinstance(result, celpy.CELEvalError):
+        if isinstance(result, CELEvalError):
             return CelOutcome(False, error=_eval_error_text(result))
         from celpy import celtypes
 
@@ -304,7 +304,7 @@ def _copy_path(src: Any, dst: dict[str, Any], path: tuple[str, ...], leaf_value:
 def to_cel(value: Any, schema: Schema) -> Any:
     """A CEL value typed as Kubernetes types it: by the schema node, not by the JSON value alone."""
     from celpy import celtypes as ct
-    from celpy import json_to_cel
+    from celpy.adapter import json_to_cel
 
     if value is None:
         return None

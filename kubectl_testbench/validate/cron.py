@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-_FIELDS = (
+FieldSpec = tuple[str, int, int, dict[str, int]]
+
+_FIELDS: tuple[FieldSpec, ...] = (
     ("minute", 0, 59, {}),
     ("hour", 0, 23, {}),
     ("day of month", 1, 31, {}),
@@ -29,9 +31,8 @@ def _part_error(part: str, low: int, high: int, names: dict[str, int]) -> str | 
     if not part:
         return "empty list item"
     range_text, slash, step_text = part.partition("/")
-    if slash:
-        if not step_text.isdigit() or int(step_text) == 0:
-            return f"step {step_text!r} must be a positive number"
+    if slash and (not step_text.isdigit() or int(step_text) == 0):
+        return f"step {step_text!r} must be a positive number"
     if range_text in ("*", "?"):
         return None
     start_text, dash, end_text = range_text.partition("-")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """How bad a finding is: errors fail validation, warnings fail only with ``--strict``."""
 
     ERROR = "error"
@@ -54,15 +54,15 @@ class Counts:
     unreadable: int = 0
 
     def add(self, other: Counts) -> None:
-        for name in self.__slots__:  # type: ignore[attr-defined]
+        for name in ("files", "experiments", "valid", "invalid", "skipped", "errors", "warnings", "unreadable"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def summary(self) -> str:
         files = "file" if self.files == 1 else "files"
         exps = "experiment" if self.experiments == 1 else "experiments"
         warns = "warning" if self.warnings == 1 else "warnings"
-        text = (f"{self.files} {files}, {self.experiments} {exps}: {self.valid} valid, {self.invalid} invalid, "
-                f"{self.warnings} {warns}")
+        text = (f"{self.files} {files}, {self.experiments} {exps}: {self.valid} valid, "
+                f"{self.invalid} invalid, {self.warnings} {warns}")
         extras = []
         if self.skipped:
             extras.append(f"{self.skipped} other documents skipped")

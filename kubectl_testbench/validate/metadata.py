@@ -83,9 +83,11 @@ def _check_annotations(annotations: Any) -> Iterator[SchemaError]:
     for key, value in annotations.items():
         err = qualified_name_error(key)
         if err:
-            yield SchemaError((*base, MapKey(key)), "metadata/annotations", f"Invalid value: {show(key)}: {err}", key=True)
+            yield SchemaError((*base, MapKey(key)), "metadata/annotations", f"Invalid value: {show(key)}: {err}",
+                              key=True)
         if not isinstance(value, str):
-            yield SchemaError((*base, MapKey(key)), "metadata/type", f"Invalid value: annotation {key} must be a string",
+            yield SchemaError((*base, MapKey(key)), "metadata/type",
+                              f"Invalid value: annotation {key} must be a string",
                               hint="quote the value")
             continue
         size += len(key.encode()) + len(value.encode())

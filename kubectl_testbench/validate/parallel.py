@@ -5,8 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -19,6 +18,17 @@ def _warm() -> None:
     experiment_validator()
 
 
+class _Bound(Generic[T, R]):
+    """``fn`` with its options bound; picklable so that spawn-based pools can ship it."""
+
+    def __init__(self, fn: Callable[[T, Any], R], options: Any) -> None:
+        self.fn = fn
+        self.options = options
+
+    def __call__(self, item: T) -> R:
+        return self.fn(item, self.options)
+
+
 def ordered_map(fn: Callable[[T, Any], R], items: Sequence[T], options: Any, workers: int) -> Iterator[R]:
     """``fn(item, options)`` for every item, in order, using ``workers`` processes."""
     _warm()
@@ -26,4 +36,4 @@ def ordered_map(fn: Callable[[T, Any], R], items: Sequence[T], options: Any, wor
     ctx = multiprocessing.get_context(method)
     chunk = max(1, min(64, len(items) // (workers * 8) or 1))
     with ctx.Pool(workers) as pool:
-        yield from pool.imap(partial(fn, options=options), items, chunksize=chunk)
+        yield from pool.imap(_Bound(fn, options), items, chunksize=chunk)

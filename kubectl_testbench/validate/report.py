@@ -162,9 +162,11 @@ def sarif_report(diagnostics: list[Diagnostic]) -> str:
         result: dict[str, object] = {
             "ruleId": d.rule,
             "level": level[d.severity],
-            "message": {"text": (f"{d.path}: " if d.path else "") + d.message + (f" (hint: {d.hint})" if d.hint else "")},
+            "message": {"text": (f"{d.path}: " if d.path else "") + d.message
+                        + (f" (hint: {d.hint})" if d.hint else "")},
             "locations": [{"physicalLocation": location,
-                           **({"logicalLocations": [{"fullyQualifiedName": d.path, "kind": "member"}]} if d.path else {})}],
+                           **({"logicalLocations": [{"fullyQualifiedName": d.path, "kind": "member"}]}
+                              if d.path else {})}],
         }
         if d.rule in index:
             result["ruleIndex"] = index[d.rule]

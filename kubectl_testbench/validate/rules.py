@@ -100,7 +100,7 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("semantic/duplicate-scenario", W, "Two scenarios share a name; results and metrics key on it."),
     ("semantic/trigger-inactive", W, "trigger settings are given but trigger.enabled is not true."),
     ("semantic/status-ignored", W, "status is set in the file; the API server discards it on create."),
-    ("semantic/expression-text", N, "Text contains '{{', which Testkube would read as an expression; render escapes it."),
+    ("semantic/expression-text", N, "Text contains '{{', a Testkube expression opener; render escapes it."),
 ]
 
 RULES: dict[str, RuleInfo] = {rid: RuleInfo(rid, sev, summary) for rid, sev, summary in _TABLE}

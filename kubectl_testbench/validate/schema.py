@@ -182,7 +182,8 @@ def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[S
                 elif node.additional is True or node.preserve:
                     continue
                 else:
-                    errors.append(SchemaError((*path, key), "schema/unknown-field", f'unknown field "{_dotted(path, key)}"',
+                    message = f'unknown field "{_dotted(path, key)}"'
+                    errors.append(SchemaError((*path, key), "schema/unknown-field", message,
                                               hint=_suggest(key, props), key=True))
                 continue
             if item is None and not child.nullable:
@@ -241,16 +242,19 @@ def _check_string(node: _Node, value: str, path: Path, errors: list[SchemaError]
         errors.append(SchemaError(path, "schema/pattern", f"Invalid value: {show(value)}: must match "
                                   f"'{node.pattern_text}'"))
     if node.fmt == "date-time" and not _is_datetime(value):
-        errors.append(SchemaError(path, "schema/format", f"Invalid value: {show(value)}: must be an RFC 3339 date-time"))
+        message = f"Invalid value: {show(value)}: must be an RFC 3339 date-time"
+        errors.append(SchemaError(path, "schema/format", message))
 
 
 def _check_number(node: _Node, value: float, path: Path, errors: list[SchemaError]) -> None:
     if node.minimum is not None and (value < node.minimum or (node.xmin and value == node.minimum)):
         word = "greater than" if node.xmin else "greater than or equal to"
-        errors.append(SchemaError(path, "schema/minimum", f"Invalid value: {show(value)}: must be {word} {node.minimum}"))
+        message = f"Invalid value: {show(value)}: must be {word} {node.minimum}"
+        errors.append(SchemaError(path, "schema/minimum", message))
     if node.maximum is not None and (value > node.maximum or (node.xmax and value == node.maximum)):
         word = "less than" if node.xmax else "less than or equal to"
-        errors.append(SchemaError(path, "schema/maximum", f"Invalid value: {show(value)}: must be {word} {node.maximum}"))
+        message = f"Invalid value: {show(value)}: must be {word} {node.maximum}"
+        errors.append(SchemaError(path, "schema/maximum", message))
     if node.multiple_of and (value / node.multiple_of) % 1 != 0:
         errors.append(SchemaError(path, "schema/multiple-of", f"Invalid value: {show(value)}: must be a multiple of "
                                   f"{node.multiple_of}"))

@@ -18,6 +18,7 @@ from kubectl_testbench.load.positions import Path
 from kubectl_testbench.render import naming
 from kubectl_testbench.validate.cron import cron_error
 from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES
+from kubectl_testbench.validate.schema import show
 
 Report = Callable[[str, Path, str, str], None]
 """report(rule, path, message, hint)."""
@@ -135,7 +136,7 @@ def dataset_source(doc: dict[str, Any], report: Report) -> None:
     if url is not None:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            report("semantic/url", (*base, "url"), f'Invalid value: "{url}": must be an absolute http:// or https:// URL',
+            report("semantic/url", (*base, "url"), f"Invalid value: {show(url)}: must be an absolute http(s) URL",
                    "for S3 or MinIO objects use spec.dataset.s3 {bucket, key}" if parts.scheme == "s3" else "")
         else:
             _format(parts.path, (*base, "url"), report)
@@ -276,8 +277,8 @@ def env(doc: dict[str, Any], report: Report) -> None:
         value = item.get("value")
         source = item.get("valueFrom")
         if isinstance(value, str) and value and isinstance(source, dict):
-            report("semantic/env-value-and-from", at, f'env "{name}" sets both value and valueFrom; the Pod is rejected',
-                   "keep only one of them")
+            report("semantic/env-value-and-from", at,
+                   f'env "{name}" sets both value and valueFrom; the Pod is rejected', "keep only one of them")
         if isinstance(source, dict):
             given = [k for k in _ENV_SOURCES if k in source]
             if len(given) != 1:

@@ -66,7 +66,8 @@ def test_sarif_is_2_1_0_with_stable_rule_ids_and_relative_paths() -> None:
 
 
 def test_junit_has_one_case_per_experiment_with_failures() -> None:
-    xml = junit_report([D], [("examples/bad.yaml", "Experiment ns/bad", 1), ("examples/ok.yaml", "Experiment ns/ok", 1)])
+    checked = [("examples/bad.yaml", "Experiment ns/bad", 1), ("examples/ok.yaml", "Experiment ns/ok", 1)]
+    xml = junit_report([D], checked)
     root = ET.fromstring(xml)
     suite = root.find("testsuite")
     assert suite is not None and suite.get("tests") == "2" and suite.get("failures") == "1"

@@ -47,8 +47,9 @@ def test_semantic_expression_text_is_information_only() -> None:
 
 
 def test_semantic_env_value_from_needs_exactly_one_source() -> None:
-    text = VALID.replace("  dataset:", "  env:\n    - name: A\n      valueFrom:\n        secretKeyRef: {name: s, key: k}\n"
-                         "        configMapKeyRef: {name: c, key: k}\n  dataset:")
+    env = ("  env:\n    - name: A\n      valueFrom:\n        secretKeyRef: {name: s, key: k}\n"
+           "        configMapKeyRef: {name: c, key: k}\n  dataset:")
+    text = VALID.replace("  dataset:", env)
     assert ("semantic/env-value-and-from", "spec.env[0].valueFrom") in findings(text)
 
 

@@ -1,0 +1,66 @@
+"""Our YAML writer: every value reads back identically under YAML 1.1 (PyYAML, Kubernetes) and 1.2 (ruamel)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import hypothesis.strategies as st
+import pytest
+import yaml
+from hypothesis import given, settings
+
+from kubectl_testbench.emit.yamlout import dump, dump_all
+from kubectl_testbench.load.builder import build
+
+ruamel_yaml = pytest.importorskip("ruamel.yaml")
+
+keys = st.text(min_size=1, max_size=12)
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**53), 2**53),
+    st.floats(allow_nan=False, allow_infinity=False, width=64).filter(lambda f: abs(f) < 1e15),
+    st.text(max_size=40),
+    st.sampled_from(["yes", "no", "on", "off", "y", "n", "~", "null", "1:20", "0755", "0x1F", "1e3", ".inf",
+                     "2024-01-01", "- item", "key: value", "# comment", "a #b", "@at", "`tick", "%pct", "!tag",
+                     "&anchor", "*alias", "{x}", "[x]", "multi\nline\n", "trail \n", " lead", "tab\tin",
+                     "\u2028sep", "emoji 🎉", "back\\slash", "quote\"d", "=", "<<", "-", "?", ":", ""]),
+)
+values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                       st.dictionaries(keys, inner, max_size=4)), max_leaves=20)
+
+
+def _normal(value: Any) -> Any:
+    """Integral floats come back as integers from Kubernetes' reading; compare numbers numerically."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _normal(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normal(v) for v in value]
+    return value
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=values)
+def test_round_trip_under_yaml_1_1_and_1_2_and_our_own_reader(value: Any) -> None:
+    text = dump({"v": value})
+    assert _normal(yaml.safe_load(text)) == _normal({"v": value}), text
+    assert _normal(ruamel_yaml.YAML(typ="safe", pure=True).load(text)) == _normal({"v": value}), text
+    built = build(text)
+    assert built.error is None and _normal(built.data) == _normal({"v": value}), text
+
+
+def test_kubectl_layout() -> None:
+    text = dump({"metadata": {"name": "x", "labels": {}}, "spec": {"steps": [{"run": {"args": ["-m", "x"]}}], "e": []}})
+    assert text == (
+        "metadata:\n  name: x\n  labels: {}\nspec:\n  steps:\n  - run:\n      args:\n      - -m\n      - x\n  e: []\n"
+    ) or text == ("metadata:\n  name: x\n  labels: {}\nspec:\n  steps:\n  - run:\n      args:\n      - \"-m\"\n"
+                  "      - x\n  e: []\n")
+
+
+def test_multiline_text_uses_literal_blocks() -> None:
+    assert dump({"data": {"experiment.json": "{\n  \"a\": 1\n}"}}) == \
+        'data:\n  experiment.json: |-\n    {\n      "a": 1\n    }\n'
+
+
+def test_stream_separator() -> None:
+    assert dump_all([{"a": 1}, {"b": 2}]) == "a: 1\n---\nb: 2\n"
