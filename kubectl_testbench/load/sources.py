@@ -20,6 +20,8 @@ class Source:
 
     path: str
     scanned: bool = False
+    root: str = ""
+    """The command-line argument this source came from (a directory for scanned files)."""
 
 
 class SourceError(Exception):
@@ -43,7 +45,7 @@ def expand(paths: list[str] | tuple[str, ...]) -> Iterator[Source | SourceError]
         if path == STDIN:
             if not seen_stdin:
                 seen_stdin = True
-                yield Source(STDIN)
+                yield Source(STDIN, root=STDIN)
             continue
         try:
             st = os.stat(path)
@@ -54,14 +56,14 @@ def expand(paths: list[str] | tuple[str, ...]) -> Iterator[Source | SourceError]
             yield SourceError(path, "input/unreadable", err.strerror or str(err))
             continue
         if stat.S_ISDIR(st.st_mode):
-            yield from _scan(path)
+            yield from _scan(path, path)
         elif stat.S_ISREG(st.st_mode):
-            yield Source(path)
+            yield Source(path, root=path)
         else:
             yield SourceError(path, "input/not-a-file", "not a regular file")
 
 
-def _scan(directory: str) -> Iterator[Source | SourceError]:
+def _scan(directory: str, root: str) -> Iterator[Source | SourceError]:
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as err:
@@ -72,9 +74,9 @@ def _scan(directory: str) -> Iterator[Source | SourceError]:
             continue
         try:
             if entry.is_dir(follow_symlinks=False):
-                yield from _scan(entry.path)
+                yield from _scan(entry.path, root)
             elif entry.name.endswith(EXTENSIONS) and entry.is_file(follow_symlinks=True):
-                yield Source(entry.path, scanned=True)
+                yield Source(entry.path, scanned=True, root=root)
         except OSError as err:  # a dangling symlink or a permission problem on one entry
             yield SourceError(entry.path, "input/unreadable", err.strerror or str(err))
 

@@ -16,6 +16,12 @@ LABEL_MANAGED_BY = f"{LABEL_PREFIX}/managed-by"
 LABEL_RESOURCE_TYPE = f"{LABEL_PREFIX}/resource-type"
 K8S_MANAGED_BY = "app.kubernetes.io/managed-by"
 MANAGER = "kubectl-testbench"
+OPERATOR_MANAGER = "experiment-controller"
+"""The operator's value of testbench.agentic-layer.ai/managed-by, kept for parity (selectors key on it)."""
+
+RESOURCE_DATASET = "dataset"
+RESOURCE_WORKFLOW = "workflow"
+RESOURCE_TRIGGER = "trigger"
 
 
 def resource_name(name: str, namespace: str, suffix: str) -> str:
@@ -30,11 +36,22 @@ def resource_name(name: str, namespace: str, suffix: str) -> str:
 
 
 def labels(name: str, namespace: str, resource_type: str) -> dict[str, str]:
-    """Labels on every generated object: the operator's four plus the app.kubernetes.io convention."""
+    """Labels on every generated object: the operator's four, values unchanged, plus
+    ``app.kubernetes.io/managed-by: kubectl-testbench``, which marks what prune may delete."""
     return {
         K8S_MANAGED_BY: MANAGER,
         LABEL_NAME: name,
         LABEL_NAMESPACE: namespace,
-        LABEL_MANAGED_BY: MANAGER,
+        LABEL_MANAGED_BY: OPERATOR_MANAGER,
         LABEL_RESOURCE_TYPE: resource_type,
     }
+
+
+def selector(name: str | None = None, namespace: str | None = None) -> str:
+    """Label selector for what we generated, optionally for one Experiment."""
+    parts = [f"{K8S_MANAGED_BY}={MANAGER}"]
+    if name is not None:
+        parts.append(f"{LABEL_NAME}={name}")
+    if namespace is not None:
+        parts.append(f"{LABEL_NAMESPACE}={namespace}")
+    return ",".join(parts)

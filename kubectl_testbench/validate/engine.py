@@ -150,6 +150,12 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
             _document(item, [], path, index, start_line, result, options)
         return
     group = api_version.split("/", 1)[0] if isinstance(api_version, str) else ""
+    if kind == "RenderDefaults" and group == GROUP:
+        from kubectl_testbench.render.defaults_file import check_defaults_document
+
+        result.diagnostics.extend(check_defaults_document(data, path))
+        result.counts.skipped += 1
+        return
     if kind != KIND or group != GROUP:
         if group == GROUP:
             _add(result, "kind/api-version", path, locate(data, ("kind",)) or (start_line + 1, 1), ("kind",),
@@ -200,7 +206,7 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     schema_errors: list[SchemaError] = list(check_metadata(doc.get("metadata")))
     errors, targets = experiment_validator().validate(doc)
     schema_errors.extend(errors)
-    type_errors = {e.path: e for e in schema_errors if e.rule == "schema/type"}
+    type_errors = {e.path: e for e in schema_errors if e.rule in ("schema/type", "metadata/type")}
     for remark in remarks:
         merged = type_errors.get(remark.path)
         if merged is not None and remark.rule == "yaml/yaml11-boolean":

@@ -74,6 +74,8 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("metadata/unknown-field", E, "metadata holds a field ObjectMeta does not have."),
     ("metadata/type", E, "A metadata field has the wrong type."),
     # cel: x-kubernetes-validations read from the generated CRD
+    # render: what only compiling many Experiments together reveals
+    ("render/duplicate", E, "Two Experiments generate an object with the same name."),
     ("cel/dataset-exactly-one", E, "spec.dataset must set exactly one of s3, url or inline."),
     ("cel/rule", E, "A CEL validation rule of the CRD failed."),
     ("cel/error", E, "A CEL validation rule could not be evaluated on this value."),

@@ -1,0 +1,87 @@
+"""Finding, reading and validating RenderDefaults files (``testbench-defaults.yaml``)."""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from typing import Any
+
+from kubectl_testbench.load.builder import build
+from kubectl_testbench.load.decode import DecodeError, decode
+from kubectl_testbench.load.limits import DEFAULT_LIMITS
+from kubectl_testbench.load.positions import field_path, locate
+from kubectl_testbench.load.sources import Source, SourceError, read_bytes
+from kubectl_testbench.load.split import split_documents
+from kubectl_testbench.model.constants import GROUP
+from kubectl_testbench.render.settings import Defaults
+from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
+
+DEFAULTS_FILE = "testbench-defaults.yaml"
+DEFAULTS_KIND = "RenderDefaults"
+
+
+class DefaultsError(Exception):
+    """A defaults file that cannot be used; carries the findings."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(diagnostics[0].message if diagnostics else "invalid defaults file")
+        self.diagnostics = diagnostics
+
+
+@cache
+def _validator() -> Any:
+    from kubectl_testbench.crd.openapi import model_schema
+    from kubectl_testbench.model.defaults import RenderDefaults
+    from kubectl_testbench.validate.schema import SchemaValidator
+
+    schema = model_schema(RenderDefaults)
+    schema["properties"]["metadata"] = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+    return SchemaValidator(schema)
+
+
+def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
+    """Schema findings for one RenderDefaults document, located in its file."""
+    errors, _ = _validator().validate(doc)
+    out = []
+    for err in errors:
+        line, col = locate(doc, err.path, key=err.key) or (0, 0)
+        out.append(Diagnostic(err.rule, Severity.ERROR, err.message, file, line, col, field_path(err.path), err.hint,
+                              DEFAULTS_KIND))
+    return out
+
+
+@cache
+def load_defaults(path: str) -> Defaults:
+    """The RenderDefaults in ``path``; raises :class:`DefaultsError` with located findings."""
+    try:
+        text = decode(read_bytes(Source(path), DEFAULT_LIMITS))
+    except (SourceError, DecodeError) as err:
+        raise DefaultsError([Diagnostic(err.rule, Severity.ERROR, err.message, path)]) from None
+    for chunk in split_documents(text):
+        built = build(chunk.text, chunk.start_line)
+        if built.error is not None:
+            e = built.error
+            raise DefaultsError([Diagnostic(e.rule, Severity.ERROR, e.message, path, e.mark[0], e.mark[1])])
+        doc = built.data
+        if isinstance(doc, dict) and doc.get("kind") == DEFAULTS_KIND:
+            problems = check_defaults_document(doc, path)
+            if problems:
+                raise DefaultsError(problems)
+            return Defaults.from_spec(doc.get("spec") or {}, path)
+    raise DefaultsError([Diagnostic("input/empty", Severity.ERROR,
+                                    f"no {DEFAULTS_KIND} document ({GROUP}/v1alpha1) in the file", path)])
+
+
+def discover(source_path: str, root: str) -> str | None:
+    """The nearest ``testbench-defaults.yaml`` from the Experiment's directory up to the input root."""
+    if source_path == "-":
+        return None
+    directory = os.path.dirname(os.path.abspath(source_path))
+    stop = os.path.abspath(root if os.path.isdir(root) else os.path.dirname(root) or ".")
+    while True:
+        candidate = os.path.join(directory, DEFAULTS_FILE)
+        if os.path.isfile(candidate):
+            return candidate
+        if directory == stop or os.path.dirname(directory) == directory or not directory.startswith(stop):
+            return None
+        directory = os.path.dirname(directory)

@@ -1,0 +1,132 @@
+"""Where each render setting comes from, resolved in one place with one documented precedence.
+
+For every Experiment: its annotation  >  the command-line flag  >  the defaults file  >  built-in default.
+(The annotation is the most specific statement, so it wins; the CRD stays unchanged because settings
+that the cluster would look up live in ``testbench.agentic-layer.ai/*`` annotations.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_testbench.layout import TESTKUBE_NAMESPACE
+
+ANNOTATION_AGENT_URL = "testbench.agentic-layer.ai/agent-url"
+ANNOTATION_GATEWAY_URL = "testbench.agentic-layer.ai/ai-gateway-url"
+ANNOTATION_GATEWAY_PORT = "testbench.agentic-layer.ai/ai-gateway-port"
+ANNOTATIONS = (ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_URL, ANNOTATION_GATEWAY_PORT)
+
+DEFAULT_AGENT_PORT = 8000
+DEFAULT_GATEWAY_PORT = 80
+DEFAULT_AGENT_URL = "http://{name}.{namespace}:{port}"
+DEFAULT_GATEWAY_URL = "http://{name}.{namespace}.svc.cluster.local:{port}"
+DEFAULT_GATEWAY_NAMESPACE = "ai-gateway"
+
+
+@dataclass(frozen=True)
+class Flags:
+    """Per-invocation settings from the command line (None: not given)."""
+
+    namespace: str = "default"
+    testkube_namespace: str | None = None
+    agent_url: str | None = None
+    agent_port: int | None = None
+    gateway_url: str | None = None
+    gateway_port: int | None = None
+    include_experiment: bool = False
+    argocd_sync_waves: bool | None = None
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """A parsed RenderDefaults file (all optional)."""
+
+    testkube_namespace: str | None = None
+    agent_port: int | None = None
+    agent_url: str | None = None
+    gateway_name: str | None = None
+    gateway_namespace: str | None = None
+    gateway_port: int | None = None
+    gateway_url: str | None = None
+    env: tuple[dict[str, Any], ...] = ()
+    argocd_sync_waves: bool | None = None
+    source: str = ""
+
+    @classmethod
+    def from_spec(cls, spec: dict[str, Any], source: str) -> Defaults:
+        gw = spec.get("aiGateway") or {}
+        return cls(
+            testkube_namespace=spec.get("testkubeNamespace"), agent_port=spec.get("agentPort"),
+            agent_url=spec.get("agentUrl"), gateway_name=gw.get("name"), gateway_namespace=gw.get("namespace"),
+            gateway_port=gw.get("port"), gateway_url=gw.get("url"), env=tuple(spec.get("env") or ()),
+            argocd_sync_waves=spec.get("argocdSyncWaves"), source=source,
+        )
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Everything render needs for one Experiment beyond the Experiment itself."""
+
+    namespace: str
+    testkube_namespace: str
+    agent_url: str
+    gateway_url: str | None
+    env: list[dict[str, Any]] = field(default_factory=list)
+    sync_waves: bool = False
+
+
+def _first(*values: Any) -> Any:
+    return next((v for v in values if v is not None), None)
+
+
+def resolve(experiment: dict[str, Any], flags: Flags, defaults: Defaults | None) -> Resolved:
+    """Apply the precedence annotation > flag > defaults file > built-in, for one Experiment."""
+    d = defaults or Defaults()
+    meta = experiment.get("metadata") or {}
+    spec = experiment.get("spec") or {}
+    annotations = meta.get("annotations") or {}
+    namespace = meta.get("namespace") or flags.namespace
+
+    agent = spec.get("agentRef") or {}
+    agent_ns = agent.get("namespace") or namespace
+    agent_port = _first(flags.agent_port, d.agent_port, DEFAULT_AGENT_PORT)
+    agent_template = _first(annotations.get(ANNOTATION_AGENT_URL), flags.agent_url, d.agent_url, DEFAULT_AGENT_URL)
+    agent_url = agent_template.format_map(_Fill(name=agent.get("name", ""), namespace=agent_ns, port=agent_port))
+
+    gateway_url: str | None = None
+    ref = spec.get("aiGatewayRef")
+    gw_name = (ref or {}).get("name") or (d.gateway_name if ref is None else None)
+    if gw_name:
+        gw_ns = (ref or {}).get("namespace") or (namespace if ref else None) or d.gateway_namespace \
+            or DEFAULT_GATEWAY_NAMESPACE
+        port_text = annotations.get(ANNOTATION_GATEWAY_PORT)
+        gw_port = _first(int(port_text) if port_text and port_text.isdigit() else None, flags.gateway_port,
+                         d.gateway_port, DEFAULT_GATEWAY_PORT)
+        template = _first(annotations.get(ANNOTATION_GATEWAY_URL), flags.gateway_url, d.gateway_url,
+                          DEFAULT_GATEWAY_URL)
+        gateway_url = template.format_map(_Fill(name=gw_name, namespace=gw_ns, port=gw_port))
+    elif annotations.get(ANNOTATION_GATEWAY_URL):
+        gateway_url = annotations[ANNOTATION_GATEWAY_URL]
+
+    return Resolved(
+        namespace=namespace,
+        testkube_namespace=_first(flags.testkube_namespace, d.testkube_namespace, TESTKUBE_NAMESPACE),
+        agent_url=agent_url,
+        gateway_url=gateway_url,
+        env=merge_env(list(d.env), list(spec.get("env") or ())),
+        sync_waves=bool(_first(flags.argocd_sync_waves, d.argocd_sync_waves, False)),
+    )
+
+
+def merge_env(defaults: list[dict[str, Any]], own: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Defaults first (minus names the Experiment sets), then the Experiment's env in its order."""
+    names = {e.get("name") for e in own}
+    return [e for e in defaults if e.get("name") not in names] + own
+
+
+class _Fill(dict[str, Any]):
+    """``str.format_map`` that leaves unknown ``{placeholders}`` as they are instead of failing."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"

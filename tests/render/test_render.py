@@ -1,0 +1,212 @@
+"""render: operator parity, upstream fixes, settings precedence, GitOps annotations, determinism."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from kubectl_testbench.render.compile import render_experiment
+from kubectl_testbench.render.settings import Defaults, Flags
+from kubectl_testbench.validate.engine import Options, validate_text
+from tests.conftest import UPSTREAM, require_reference, run_cli
+
+HERE = Path(__file__).parent
+FIXTURES = HERE / "fixtures"
+GOLDEN = HERE / "golden"
+
+
+def experiment(path: Path) -> dict[str, Any]:
+    result = validate_text(path.read_text(), str(path), Options(keep_experiments=True))
+    assert result.counts.invalid == 0, [d.message for d in result.diagnostics]
+    [exp] = result.experiments
+    return exp.data
+
+
+def by_kind(objects: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {o["kind"]: o for o in objects}
+
+
+@pytest.mark.parametrize("name", ["s3-scheduled", "url-triggered", "inline-fixes"])
+def test_golden_output(name: str) -> None:
+    result = run_cli("render", str(FIXTURES / f"{name}.yaml"), "--no-defaults")
+    assert result.exit_code == 0, result.output
+    golden = GOLDEN / f"{name}.yaml"
+    if os.environ.get("UPDATE_GOLDEN"):
+        golden.write_text(result.stdout)
+    assert result.stdout == golden.read_text()
+
+
+def test_upstream_docs_example_renders_what_the_operator_creates() -> None:
+    sample = require_reference(UPSTREAM / "samples" / "inline-example.yaml")
+    objects = render_experiment(experiment(sample), Flags())
+    assert [o["kind"] for o in objects] == ["ConfigMap", "TestWorkflow"]
+    cm, wf = by_kind(objects)["ConfigMap"], by_kind(objects)["TestWorkflow"]
+    assert cm["metadata"]["name"] == "example-experiment-testkube-experiment"
+    assert wf["metadata"]["name"] == "example-experiment-testkube-workflow"
+    assert cm["metadata"]["namespace"] == wf["metadata"]["namespace"] == "testkube"
+    assert wf["metadata"]["labels"] == {
+        "app.kubernetes.io/managed-by": "kubectl-testbench",
+        "testbench.agentic-layer.ai/experiment-name": "example-experiment",
+        "testbench.agentic-layer.ai/experiment-namespace": "testkube",
+        "testbench.agentic-layer.ai/managed-by": "experiment-controller",
+        "testbench.agentic-layer.ai/resource-type": "workflow",
+    }
+    assert "ownerReferences" not in wf["metadata"] and "ownerReferences" not in cm["metadata"]
+    data = json.loads(cm["data"]["experiment.json"])
+    assert data == {
+        "default_threshold": 0.9, "llm_as_a_judge_model": "gemini-2.5-flash-lite",
+        "scenarios": [{"name": "Weather in New York", "steps": [{
+            "input": "What is the weather like in New York right now?",
+            "reference": {"tool_calls": [{"name": "get_weather", "args": {"city": "New York"}}], "topics": ["weather"]},
+            "metrics": [{"metric_name": "AgentGoalAccuracyWithoutReference"}, {"metric_name": "ToolCallAccuracy"},
+                        {"metric_name": "TopicAdherence", "parameters": {"mode": "precision"}}]}]}]}
+    spec = wf["spec"]
+    assert spec["content"]["files"] == [{"path": "/data/datasets/experiment.json", "contentFrom": {
+        "configMapKeyRef": {"name": "example-experiment-testkube-experiment", "key": "experiment.json"}}}]
+    assert spec["container"]["env"] == [{"name": "OTEL_EXPORTER_OTLP_ENDPOINT",
+                                         "value": "http://lgtm.monitoring.svc.cluster.local:4318"}]
+    assert spec["use"] == [
+        {"name": "run-template", "config": {"agentUrl": "http://weather-agent.sample-agents:8000",
+                                            "experimentName": "example-experiment"}},
+        {"name": "evaluate-template", "config": {
+            "openAiBasePath": "http://ai-gateway.ai-gateway.svc.cluster.local:80"}},
+        {"name": "publish-template", "config": {"experimentName": "example-experiment"}},
+        {"name": "visualize-template", "config": {"experimentName": "example-experiment"}},
+    ]
+    assert "events" not in spec
+
+
+def test_s3_passes_bucket_and_key_to_setup_and_schedule_becomes_a_cronjob_event() -> None:
+    wf = by_kind(render_experiment(experiment(FIXTURES / "s3-scheduled.yaml"), Flags()))["TestWorkflow"]
+    assert wf["spec"]["use"][0] == {"name": "setup-template",
+                                    "config": {"bucket": "datasets", "key": "rag/experiment.json"}}
+    assert wf["spec"]["events"] == [{"cronjob": {"cron": "30 2 * * *", "timezone": "Europe/Berlin"}}]
+    assert "content" not in wf["spec"]
+    evaluate = wf["spec"]["use"][2]
+    assert evaluate == {"name": "evaluate-template",
+                        "config": {"openAiBasePath": "http://ai-gateway.knowledge.svc.cluster.local:80"}}
+
+
+def test_url_uses_the_fetch_template_and_the_trigger_has_the_operator_shape() -> None:
+    objects = by_kind(render_experiment(experiment(FIXTURES / "url-triggered.yaml"), Flags()))
+    assert objects["TestWorkflow"]["spec"]["use"][0] == {
+        "name": "fetch-template", "config": {"url": "https://datasets.example.com/research/experiment.json"}}
+    assert objects["TestWorkflow"]["spec"]["use"][2] == {"name": "evaluate-template"}
+    trigger = objects["TestTrigger"]
+    assert trigger["metadata"]["name"] == "research-regression-research-trigger"
+    assert trigger["spec"] == {
+        "selector": {"matchLabels": {"testkube.io/resource-kind": "Deployment",
+                                     "testkube.io/resource-name": "research-agent",
+                                     "testkube.io/resource-namespace": "agents"}},
+        "event": "modified",
+        "conditionSpec": {"timeout": 100, "delay": 2, "conditions": [
+            {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable", "ttl": 60},
+            {"type": "Available", "status": "True"}]},
+        "action": "run", "execution": "testworkflow", "concurrencyPolicy": "forbid",
+        "testSelector": {"name": "research-regression-research-workflow", "namespace": "testkube"},
+        "disabled": False,
+    }
+
+
+def test_upstream_bugs_fixed_args_default_threshold_zero_and_expressions() -> None:
+    objects = by_kind(render_experiment(experiment(FIXTURES / "inline-fixes.yaml"), Flags()))
+    data = json.loads(objects["ConfigMap"]["data"]["experiment.json"])
+    step = data["scenarios"][0]["steps"][0]
+    assert step["reference"]["tool_calls"] == [{"name": "list_files", "args": {}}]
+    assert step["metrics"] == [{"metric_name": "ToolCallAccuracy", "threshold": 0}]
+    assert step["input"] == "List my files {{ now }}", "the dataset lives in a ConfigMap: kept verbatim"
+    env = objects["TestWorkflow"]["spec"]["container"]["env"]
+    assert env[0] == {"name": "GREETING_TEMPLATE", "value": 'Hello {{"{{"}} user }}'}
+    assert objects["TestWorkflow"]["metadata"]["annotations"] == {"kustomize.toolkit.fluxcd.io/substitute": "disabled"}
+    assert "annotations" not in objects["ConfigMap"]["metadata"], "no ${ in the dataset: no opt-out needed"
+
+
+def test_no_user_text_can_open_an_expression_in_the_workflow() -> None:
+    exp = experiment(FIXTURES / "url-triggered.yaml")
+    exp["spec"]["dataset"]["url"] = "https://x.example.com/{{ secret('a') }}.json"
+    exp["spec"]["agentRef"]["name"] = "agent"
+    wf = by_kind(render_experiment(exp, Flags(agent_url="http://{name}.{namespace}:8000/{{ x }}")))["TestWorkflow"]
+    strings: list[str] = []
+
+    def collect(value: Any) -> None:
+        if isinstance(value, str):
+            strings.append(value)
+        elif isinstance(value, dict):
+            for v in value.values():
+                collect(v)
+        elif isinstance(value, list):
+            for v in value:
+                collect(v)
+
+    collect(wf["spec"])
+    for s in strings:
+        assert s.replace('{{"{{"}}', "").count("{{") == 0, s
+
+
+def test_settings_precedence_annotation_over_flag_over_defaults_file() -> None:
+    exp = experiment(FIXTURES / "s3-scheduled.yaml")
+    defaults = Defaults(testkube_namespace="tk", gateway_port=4000, agent_port=9000,
+                        env=({"name": "MINIO_ENDPOINT", "value": "http://default"},
+                             {"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "value": "http://otel:4318"}))
+    wf = by_kind(render_experiment(exp, Flags(), defaults))["TestWorkflow"]
+    assert wf["metadata"]["namespace"] == "tk"
+    assert wf["spec"]["use"][1]["config"]["agentUrl"] == "http://rag-agent.knowledge:9000"
+    assert wf["spec"]["use"][2]["config"]["openAiBasePath"] == "http://ai-gateway.knowledge.svc.cluster.local:4000"
+    names = [(e["name"], e.get("value")) for e in wf["spec"]["container"]["env"]]
+    assert names[0] == ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel:4318")
+    assert ("MINIO_ENDPOINT", "http://minio.storage:9000") in names
+    assert ("MINIO_ENDPOINT", "http://default") not in names
+
+    flagged = by_kind(render_experiment(exp, Flags(gateway_port=8080, testkube_namespace="flag"), defaults))
+    assert flagged["TestWorkflow"]["spec"]["use"][2]["config"]["openAiBasePath"].endswith(":8080")
+    assert flagged["TestWorkflow"]["metadata"]["namespace"] == "flag"
+
+    exp["metadata"]["annotations"] = {"testbench.agentic-layer.ai/ai-gateway-port": "9999",
+                                      "testbench.agentic-layer.ai/agent-url": "https://agent.example.com"}
+    annotated = by_kind(render_experiment(exp, Flags(gateway_port=8080), defaults))["TestWorkflow"]
+    assert annotated["spec"]["use"][2]["config"]["openAiBasePath"].endswith(":9999")
+    assert annotated["spec"]["use"][1]["config"]["agentUrl"] == "https://agent.example.com"
+
+
+def test_default_gateway_from_the_defaults_file_like_the_operators_discovery() -> None:
+    exp = experiment(FIXTURES / "url-triggered.yaml")
+    wf = by_kind(render_experiment(exp, Flags(), Defaults(gateway_name="gw")))["TestWorkflow"]
+    assert wf["spec"]["use"][2]["config"] == {"openAiBasePath": "http://gw.ai-gateway.svc.cluster.local:80"}
+
+
+def test_argocd_sync_waves_order_the_objects() -> None:
+    objects = render_experiment(experiment(FIXTURES / "url-triggered.yaml"), Flags(argocd_sync_waves=True))
+    assert [(o["kind"], o["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"]) for o in objects] == [
+        ("TestWorkflow", "1"), ("TestTrigger", "2")]
+
+
+def test_include_experiment_emits_it_without_status_and_with_its_namespace() -> None:
+    exp = experiment(FIXTURES / "url-triggered.yaml")
+    objects = render_experiment(exp, Flags(include_experiment=True))
+    assert objects[-1]["kind"] == "Experiment" and objects[-1]["metadata"]["namespace"] == "research"
+    assert list(objects[-1])[:3] == ["apiVersion", "kind", "metadata"]
+
+
+def test_experiment_without_namespace_uses_the_namespace_flag() -> None:
+    exp = experiment(FIXTURES / "url-triggered.yaml")
+    del exp["metadata"]["namespace"]
+    objects = by_kind(render_experiment(exp, Flags(namespace="team-x")))
+    assert objects["TestWorkflow"]["metadata"]["name"] == "research-regression-team-x-workflow"
+    assert objects["TestWorkflow"]["metadata"]["labels"]["testbench.agentic-layer.ai/experiment-namespace"] == "team-x"
+
+
+def test_json_output_is_a_v1_list() -> None:
+    result = run_cli("render", "-o", "json", str(FIXTURES / "url-triggered.yaml"))
+    doc = json.loads(result.stdout)
+    assert doc["kind"] == "List" and [i["kind"] for i in doc["items"]] == ["TestWorkflow", "TestTrigger"]
+
+
+def test_render_output_equals_yaml_of_the_objects() -> None:
+    result = run_cli("render", str(FIXTURES / "s3-scheduled.yaml"))
+    docs = list(yaml.safe_load_all(result.stdout))
+    assert docs == render_experiment(experiment(FIXTURES / "s3-scheduled.yaml"), Flags())
