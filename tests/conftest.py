@@ -6,10 +6,14 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+
+# Tests never read or write the user's cache (CEL outcomes, parser tables): one private dir per run.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="kubectl-testbench-tests-cache-")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

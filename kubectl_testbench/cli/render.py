@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail, jobs_option, limits_from, limits_options
-from kubectl_testbench.render.pipeline import Rendered
+from kubectl_testbench.emit.directory import OutputDirError
+from kubectl_testbench.render.sinks import CheckSink, DirectorySink, Sink, StdoutSink
 
 
 @click.command()
@@ -57,9 +58,9 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
         fail("no input: give files, directories or - for stdin (see kubectl testbench render --help)")
     if check and output_dir is None:
         fail("--check compares against a directory: give --output-dir")
-    from kubectl_testbench.render.pipeline import Request, collisions, render_paths, stream
+    from kubectl_testbench.render.pipeline import Request, collision, render_paths
     from kubectl_testbench.render.settings import Flags
-    from kubectl_testbench.validate.diagnostics import Counts, Severity
+    from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
     from kubectl_testbench.validate.report import text_line
 
     flags = Flags(namespace=namespace, testkube_namespace=testkube_namespace, agent_url=agent_url,
@@ -68,46 +69,59 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
     request = Request(flags=flags, defaults_file=defaults_file, discover_defaults=not no_defaults, fmt=fmt,
                       strict=strict, limits=limits_from(max_file_mib, max_depth))
     counts = Counts()
-    objects = []
-    problems = []
-    for file_render in render_paths(paths, request, jobs):
-        counts.add(file_render.result.counts)
-        for d in file_render.result.diagnostics:
-            if d.severity is Severity.ERROR or (strict and d.severity is Severity.WARNING):
-                problems.append(d)
-            elif d.severity is Severity.WARNING:
+    problems: list[Diagnostic] = []
+    try:
+        sink = _sink(fmt, output_dir, check)
+    except OutputDirError as err:
+        fail(str(err), EXIT_FINDINGS)
+    try:
+        for file_render in render_paths(paths, request, jobs):
+            counts.add(file_render.result.counts)
+            for d in file_render.result.diagnostics:
+                if d.severity is Severity.ERROR or (strict and d.severity is Severity.WARNING):
+                    problems.append(d)
+                elif d.severity is Severity.WARNING:
+                    click.echo(text_line(d), err=True, nl=False)
+            for obj in file_render.objects:
+                first = sink.add(obj)
+                if first is not None:
+                    problems.append(collision(obj, first))
+        if problems or counts.unreadable:
+            sink.abort()
+            for d in problems:
                 click.echo(text_line(d), err=True, nl=False)
-        objects.extend(file_render.objects)
-    objects.sort(key=lambda o: (o.key, o.filename))
-    problems.extend(collisions(objects))
-    if problems or counts.unreadable:
-        for d in problems:
-            click.echo(text_line(d), err=True, nl=False)
-        click.echo(f"error: nothing rendered: {counts.summary()}", err=True)
-        sys.exit(EXIT_USAGE if counts.unreadable else EXIT_FINDINGS)
+            click.echo(f"error: nothing rendered: {counts.summary()}", err=True)
+            sys.exit(EXIT_USAGE if counts.unreadable else EXIT_FINDINGS)
+        _finish(sink, output_dir)
+    except OutputDirError as err:
+        sink.abort()
+        fail(str(err), EXIT_FINDINGS)
+    except BaseException:
+        sink.abort()
+        raise
+
+
+def _sink(fmt: str, output_dir: str | None, check: bool) -> Sink:
     if output_dir is None:
-        click.echo(stream(objects, fmt), nl=False)
-        return
-    _to_directory(Path(output_dir), objects, fmt, check)
-
-
-def _to_directory(target: Path, rendered: list[Rendered], fmt: str, check: bool) -> None:
-    from kubectl_testbench.emit import directory
-
-    files = {o.filename: directory.with_header(o.text) for o in rendered}
-    files[directory.KUSTOMIZATION] = directory.kustomization([o.filename for o in rendered])
+        return StdoutSink(fmt)
     if check:
-        diff = directory.unified_diff(target, files)
+        return CheckSink(Path(output_dir))
+    return DirectorySink(Path(output_dir))
+
+
+def _finish(sink: Sink, output_dir: str | None) -> None:
+    count = len(sink.names)
+    if isinstance(sink, StdoutSink):
+        click.echo(sink.finish(), nl=False)
+    elif isinstance(sink, CheckSink):
+        diff = sink.finish()
         if diff:
             click.echo(diff, nl=False)
-            click.echo(f"error: {target} is not up to date with its sources; run kubectl testbench render "
-                       f"--output-dir {target} and commit the result", err=True)
+            click.echo(f"error: {output_dir} is not up to date with its sources; run kubectl testbench render "
+                       f"--output-dir {output_dir} and commit the result", err=True)
             sys.exit(EXIT_FINDINGS)
-        click.echo(f"{target} is up to date ({len(rendered)} objects)", err=True)
-        return
-    try:
-        changes = directory.write(target, files)
-    except directory.OutputDirError as err:
-        fail(str(err), EXIT_FINDINGS)
-    click.echo(f"{target}: {len(rendered)} objects; {len(changes.added)} added, {len(changes.changed)} changed, "
-               f"{len(changes.removed)} removed", err=True)
+        click.echo(f"{output_dir} is up to date ({count} objects)", err=True)
+    elif isinstance(sink, DirectorySink):
+        changes = sink.finish()
+        click.echo(f"{output_dir}: {count} objects; {len(changes.added)} added, {len(changes.changed)} changed, "
+                   f"{len(changes.removed)} removed", err=True)

@@ -8,7 +8,6 @@ or the new directory, never a mix.
 
 from __future__ import annotations
 
-import difflib
 import os
 import shutil
 import tempfile
@@ -73,70 +72,79 @@ def _existing(target: Path) -> tuple[dict[str, Path], dict[str, Path], list[str]
     return owned, foreign, dirs
 
 
-def plan(target: Path, files: dict[str, str]) -> Changes:
-    """What writing ``files`` into ``target`` would change, among the files we own."""
-    owned, _, _ = _existing(target)
-    changes = Changes()
-    for name, text in files.items():
-        if name not in owned:
-            changes.added.append(name)
-        elif owned[name].read_text(encoding="utf-8") != text:
-            changes.changed.append(name)
-    changes.removed = sorted(set(owned) - set(files))
-    return changes
-
-
-def unified_diff(target: Path, files: dict[str, str]) -> str:
-    """A unified diff from the directory's current (owned) files to ``files``."""
-    owned, _, _ = _existing(target)
-    out: list[str] = []
-    for name in sorted(set(owned) | set(files)):
-        old = owned[name].read_text(encoding="utf-8") if name in owned else ""
-        new = files.get(name, "")
-        if old == new:
-            continue
-        out.extend(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                        fromfile=f"a/{target.name}/{name}" if name in owned else "/dev/null",
-                                        tofile=f"b/{target.name}/{name}" if name in files else "/dev/null"))
-    return "".join(line if line.endswith("\n") else line + "\n" for line in out)
-
-
 def write(target: Path, files: dict[str, str]) -> Changes:
-    """Replace our files in ``target`` with ``files``: build aside, then swap by rename."""
-    target = Path(os.path.realpath(target))
-    if target.exists() and not target.is_dir():
-        raise OutputDirError(f"{target} exists and is not a directory")
-    _, foreign, dirs = _existing(target)
-    if dirs:
-        raise OutputDirError(f"{target} contains directories ({', '.join(dirs[:3])}); render owns a flat "
-                             "directory of manifests: choose an empty or new --output-dir")
-    clash = sorted(set(foreign) & set(files))
-    if clash:
-        raise OutputDirError(f"{target / clash[0]} was not written by kubectl-testbench; refusing to overwrite it")
-    if sum(p.stat().st_size for p in foreign.values()) > _FOREIGN_COPY_LIMIT:
-        raise OutputDirError(f"{target} holds more than 16 MiB of other files; choose a dedicated --output-dir")
-    changes = plan(target, files)
-    parent = target.parent
+    """Replace our files in ``target`` with ``files`` (all at once; see :class:`Staging` for streaming)."""
+    staging = Staging(target)
     try:
-        parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
-    except OSError as err:
-        raise OutputDirError(f"cannot write to {parent}: {err.strerror or err}") from None
-    try:
-        for name, path in foreign.items():
-            shutil.copy2(path, staging / name, follow_symlinks=False)
         for name, text in files.items():
-            with open(staging / name, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-        os.chmod(staging, 0o777 & ~_umask())
-        _swap(staging, target)
-    except OSError as err:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise OutputDirError(f"cannot write {target}: {err.strerror or err}") from None
+            if name != KUSTOMIZATION:
+                staging.add(name, text)
+        return staging.commit(files.get(KUSTOMIZATION))
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        staging.abort()
         raise
-    return changes
+
+
+class Staging:
+    """A new version of ``target`` being written file by file beside it, swapped in by :meth:`commit`.
+
+    Streaming keeps memory flat on large trees: each rendered object goes to disk as it arrives.
+    """
+
+    def __init__(self, target: Path) -> None:
+        self.target = Path(os.path.realpath(target))
+        if self.target.exists() and not self.target.is_dir():
+            raise OutputDirError(f"{self.target} exists and is not a directory")
+        self.owned, self.foreign, dirs = _existing(self.target)
+        if dirs:
+            raise OutputDirError(f"{self.target} contains directories ({', '.join(dirs[:3])}); render owns a flat "
+                                 "directory of manifests: choose an empty or new --output-dir")
+        if sum(p.stat().st_size for p in self.foreign.values()) > _FOREIGN_COPY_LIMIT:
+            raise OutputDirError(f"{self.target} holds more than 16 MiB of other files; choose a dedicated "
+                                 "--output-dir")
+        parent = self.target.parent
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+            self.path = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.new-", dir=parent))
+        except OSError as err:
+            raise OutputDirError(f"cannot write to {parent}: {err.strerror or err}") from None
+        self.names: list[str] = []
+
+    def add(self, name: str, text: str) -> None:
+        if name in self.foreign:
+            raise OutputDirError(f"{self.target / name} was not written by kubectl-testbench; refusing to overwrite it")
+        try:
+            with open(self.path / name, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+        except OSError as err:
+            raise OutputDirError(f"cannot write {self.target}: {err.strerror or err}") from None
+        self.names.append(name)
+
+    def commit(self, kustomization_text: str | None) -> Changes:
+        """Add kustomization.yaml, carry over the user's files, and swap the directory in."""
+        if kustomization_text is not None:
+            self.add(KUSTOMIZATION, kustomization_text)
+        changes = Changes()
+        for name in self.names:
+            old = self.owned.get(name)
+            if old is None:
+                changes.added.append(name)
+            elif old.read_bytes() != (self.path / name).read_bytes():
+                changes.changed.append(name)
+        changes.removed = sorted(set(self.owned) - set(self.names))
+        try:
+            for name, path in self.foreign.items():
+                shutil.copy2(path, self.path / name, follow_symlinks=False)
+            os.chmod(self.path, 0o777 & ~_umask())
+            _swap(self.path, self.target)
+        except OSError as err:
+            self.abort()
+            raise OutputDirError(f"cannot write {self.target}: {err.strerror or err}") from None
+        return changes
+
+    def abort(self) -> None:
+        """Forget everything written so far; the target directory is untouched."""
+        shutil.rmtree(self.path, ignore_errors=True)
 
 
 def _swap(staging: Path, target: Path) -> None:

@@ -106,6 +106,35 @@ class CompiledRule:
 _RULES: dict[str, CompiledRule] = {}
 
 
+def evaluate_rule(spec: dict[str, Any], value: Any, schema: Schema) -> CelOutcome:
+    """One rule on one value, answering from remembered outcomes when the projection was seen before.
+
+    Only a miss compiles the rule (importing celpy on first use); see :mod:`cel_store`.
+    """
+    from kubectl_testbench.validate.cel_store import store
+
+    cache = store()
+    rule_text = spec["rule"]
+    analysis = cache.analyses.get(rule_text)
+    if analysis is None:
+        rule = compiled(spec)
+        analysis = {"presence": rule.presence, "values": rule.values, "transition": rule.transition}
+        cache.put_analysis(rule_text, analysis)
+    if analysis["transition"]:
+        return CelOutcome(True, skipped=True)
+    presence = [tuple(p) for p in analysis["presence"]]
+    values = [tuple(p) for p in analysis["values"]]
+    projected = _project(value, presence, values)
+    key = json.dumps([spec, projected], sort_keys=True, default=repr)
+    hit = cache.outcomes.get(key)
+    if hit is not None:
+        passed, message, error, field_path = hit
+        return CelOutcome(bool(passed), message, error, tuple(field_path))
+    outcome = compiled(spec).evaluate(value, schema)
+    cache.put_outcome(key, [outcome.passed, outcome.message, outcome.error, list(outcome.field_path)])
+    return outcome
+
+
 def compiled(spec: dict[str, Any]) -> CompiledRule:
     """The compiled form of a rule spec from a CRD, built once per process."""
     key = json.dumps(spec, sort_keys=True)
@@ -145,7 +174,7 @@ def _cached_parser() -> Any:
     logging.getLogger("lark").setLevel(logging.CRITICAL)
     grammar = (FsPath(celpy.__file__).parent / "cel.lark").read_text()
     cache: str | bool = False
-    directory = _private_cache_dir()
+    directory = private_cache_dir()
     if directory is not None:
         cache = str(directory / f"cel-parser-lark{lark.__version__}.pickle")
     return lark.Lark(
@@ -163,7 +192,7 @@ def _cached_parser() -> Any:
     )
 
 
-def _private_cache_dir() -> FsPath | None:
+def private_cache_dir() -> FsPath | None:
     if os.environ.get("KUBECTL_TESTBENCH_NO_CACHE"):
         return None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")

@@ -232,19 +232,18 @@ def _run_cel(targets: list[Any], add: Any) -> None:
     if not targets:
         return
     from kubectl_testbench.model.cel_rules import BY_RULE_TEXT
-    from kubectl_testbench.validate.cel import compiled
+    from kubectl_testbench.validate.cel import evaluate_rule
 
     for target in targets:
         for spec in target.schema.get("x-kubernetes-validations", ()):
-            rule = compiled(spec)
-            outcome = rule.evaluate(target.value, target.schema)
+            outcome = evaluate_rule(spec, target.value, target.schema)
             if outcome.passed:
                 continue
-            known = BY_RULE_TEXT.get(rule.rule)
+            known = BY_RULE_TEXT.get(spec["rule"])
             rule_id = known.id if known else "cel/rule"
             at = (*target.path, *outcome.field_path)
             if outcome.error:
-                add("cel/error", at, f"Internal error: evaluating rule {rule.rule!r}: {outcome.error}")
+                add("cel/error", at, f"Internal error: evaluating rule {spec['rule']!r}: {outcome.error}")
             else:
                 add(rule_id, at, f'Invalid value: "object": {outcome.message}', _cel_hint(rule_id, target.value))
 

@@ -11,7 +11,6 @@ import os
 import sys
 from collections.abc import Iterable
 from typing import IO
-from xml.sax.saxutils import escape, quoteattr
 
 from kubectl_testbench import __version__
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
@@ -185,6 +184,8 @@ def sarif_report(diagnostics: list[Diagnostic]) -> str:
 
 def junit_report(diagnostics: list[Diagnostic], checked: list[tuple[str, str, int]]) -> str:
     """One test case per Experiment (and per unreadable file), failures carrying every error."""
+    from xml.sax.saxutils import escape, quoteattr
+
     by_object: dict[tuple[str, str], list[Diagnostic]] = {}
     for d in diagnostics:
         by_object.setdefault((d.file, d.object), []).append(d)

@@ -1,0 +1,99 @@
+"""Where rendered objects go: a sorted stream on stdout, a directory on disk, or a drift check."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from kubectl_testbench.emit import directory
+from kubectl_testbench.render.pipeline import Rendered, stream
+
+
+class Sink:
+    """Receives objects as files finish; :meth:`finish` runs only when everything was valid."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, Rendered] = {}
+
+    def add(self, obj: Rendered) -> Rendered | None:
+        """Take one object; returns the earlier object with the same file name, if any (a collision)."""
+        first = self.names.get(obj.filename)
+        if first is not None:
+            return first
+        self.names[obj.filename] = obj
+        self.take(obj)
+        return None
+
+    def take(self, obj: Rendered) -> None:
+        raise NotImplementedError
+
+    def abort(self) -> None:
+        """Drop everything: an error was found, nothing may be written."""
+
+    def ordered(self) -> list[Rendered]:
+        return sorted(self.names.values(), key=lambda o: (o.key, o.filename))
+
+
+class StdoutSink(Sink):
+    """Holds the objects (they must be sorted before printing) and prints one stream."""
+
+    def __init__(self, fmt: str) -> None:
+        super().__init__()
+        self.fmt = fmt
+
+    def take(self, obj: Rendered) -> None:
+        pass
+
+    def finish(self) -> str:
+        return stream(self.ordered(), self.fmt)
+
+
+class DirectorySink(Sink):
+    """Writes each object into a staging directory as it arrives; swaps it in at the end."""
+
+    def __init__(self, target: Path) -> None:
+        super().__init__()
+        self.staging = directory.Staging(target)
+
+    def take(self, obj: Rendered) -> None:
+        self.staging.add(obj.filename, directory.with_header(obj.text))
+        obj.text = ""  # on disk now; keep only what ordering needs
+        obj.data = None
+
+    def abort(self) -> None:
+        self.staging.abort()
+
+    def finish(self) -> directory.Changes:
+        return self.staging.commit(directory.kustomization([o.filename for o in self.ordered()]))
+
+
+class CheckSink(Sink):
+    """Compares each object with the committed directory; keeps only the differences."""
+
+    def __init__(self, target: Path) -> None:
+        super().__init__()
+        self.target = target
+        self.owned, _, _ = directory._existing(target)
+        self.diffs: list[str] = []
+
+    def take(self, obj: Rendered) -> None:
+        self._compare(obj.filename, directory.with_header(obj.text))
+        obj.text = ""
+        obj.data = None
+
+    def _compare(self, name: str, new: str) -> None:
+        path = self.owned.get(name)
+        old = path.read_text(encoding="utf-8") if path is not None else ""
+        if old != new:
+            self.diffs.append("".join(difflib.unified_diff(
+                old.splitlines(keepends=True), new.splitlines(keepends=True),
+                fromfile=f"a/{self.target.name}/{name}" if path is not None else "/dev/null",
+                tofile=f"b/{self.target.name}/{name}")))
+
+    def finish(self) -> str:
+        self._compare(directory.KUSTOMIZATION, directory.kustomization([o.filename for o in self.ordered()]))
+        for name in sorted(set(self.owned) - set(self.names) - {directory.KUSTOMIZATION}):
+            old = self.owned[name].read_text(encoding="utf-8")
+            self.diffs.append("".join(difflib.unified_diff(
+                old.splitlines(keepends=True), [], fromfile=f"a/{self.target.name}/{name}", tofile="/dev/null")))
+        return "".join(d if d.endswith("\n") else d + "\n" for d in self.diffs)
