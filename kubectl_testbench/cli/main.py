@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "crd": ("kubectl_testbench.cli.crd", "crd", "Print the Experiment CRD generated from the models."),
     "explain": ("kubectl_testbench.cli.explain", "explain", "Describe an Experiment field, like kubectl explain."),
     "init": ("kubectl_testbench.cli.init", "init", "Write a valid starter Experiment."),
+    "install": ("kubectl_testbench.cli.install", "install", "Print the install manifest: CRD, templates, dashboard."),
     "render": ("kubectl_testbench.cli.render", "render", "Compile Experiments into Testkube manifests."),
     "schema": ("kubectl_testbench.cli.crd", "schema", "Print the Experiment JSON Schema for editors."),
     "validate": ("kubectl_testbench.cli.validate", "validate", "Check Experiments as the API server would, and more."),
