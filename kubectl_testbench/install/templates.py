@@ -220,3 +220,30 @@ def template(phase: Phase, image: str, namespace: str) -> dict[str, Any]:
 def templates(image: str, namespace: str = layout.TESTKUBE_NAMESPACE) -> list[dict[str, Any]]:
     """All phase templates, in :data:`layout.PHASE_TEMPLATES` order."""
     return [template(PHASES[name], image, namespace) for name in layout.PHASE_TEMPLATES]
+
+
+def use_errors(uses: list[dict[str, Any]]) -> list[str]:
+    """Why a TestWorkflow's ``spec.use`` would not compile against these templates (empty when it would).
+
+    Testkube rejects a ``use[].config`` key the template does not declare, a parameter without a default that
+    is not given, and values that are not int-or-string; the upstream operator's url mode fails exactly so
+    (``datasetUrl`` passed to ``setup-template``). render's tests run every rendered workflow through this.
+    """
+    problems: list[str] = []
+    for i, use in enumerate(uses):
+        name = use.get("name")
+        phase = PHASES.get(name) if isinstance(name, str) else None
+        if phase is None:
+            problems.append(f"use[{i}]: unknown template {name!r} (shipped: {', '.join(layout.PHASE_TEMPLATES)})")
+            continue
+        config = use.get("config") or {}
+        declared = declared_parameters(phase.template)
+        for key in sorted(set(config) - set(declared)):
+            problems.append(f"use[{i}] {name}: config.{key} is not declared by the template")
+        for key in sorted(k for k, has_default in declared.items() if not has_default and k not in config):
+            problems.append(f"use[{i}] {name}: config.{key} is required")
+        for key, value in sorted(config.items()):
+            if isinstance(value, bool) or not isinstance(value, (int, str)):
+                problems.append(f"use[{i}] {name}: config.{key} must be a string or an integer, "
+                                f"got {type(value).__name__}")
+    return problems

@@ -318,3 +318,34 @@ def test_fetch_refuses_non_http_urls(tmp_path: Path) -> None:
 def test_fetch_reports_an_unreachable_host(tmp_path: Path) -> None:
     proc = _fetch("http://127.0.0.1:9/experiment.json", tmp_path)
     assert proc.returncode == 1 and "failed" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_use_errors_accepts_what_render_should_emit() -> None:
+    from kubectl_testbench.install.templates import use_errors
+
+    uses = [
+        {"name": layout.FETCH_TEMPLATE, "config": {"url": "https://example.com/e.json"}},
+        {"name": layout.RUN_TEMPLATE, "config": {"agentUrl": "http://a.ns:8000", "experimentName": "e"}},
+        {"name": layout.EVALUATE_TEMPLATE},
+        {"name": layout.PUBLISH_TEMPLATE, "config": {"experimentName": "e"}},
+        {"name": layout.VISUALIZE_TEMPLATE, "config": {"experimentName": "e"}},
+    ]
+    assert use_errors(uses) == []
+
+
+def test_use_errors_rejects_the_upstream_url_mode_and_other_mismatches() -> None:
+    from kubectl_testbench.install.templates import use_errors
+
+    problems = use_errors([
+        {"name": layout.SETUP_TEMPLATE, "config": {"datasetUrl": "https://example.com/e.json"}},
+        {"name": layout.EVALUATE_TEMPLATE, "config": {"openAiBasePath": True}},
+        {"name": "teardown-template"},
+    ])
+    assert problems == [
+        "use[0] setup-template: config.datasetUrl is not declared by the template",
+        "use[0] setup-template: config.bucket is required",
+        "use[0] setup-template: config.key is required",
+        "use[1] evaluate-template: config.openAiBasePath must be a string or an integer, got bool",
+        "use[2]: unknown template 'teardown-template' (shipped: setup-template, fetch-template, run-template, "
+        "evaluate-template, publish-template, visualize-template)",
+    ]
