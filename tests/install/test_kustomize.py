@@ -99,3 +99,12 @@ def test_gitops_overlay_equals_gitops_mode() -> None:
     built = _build(OVERLAYS / "gitops")
     assert not {o["kind"] for o in built} & (CONTROLLER_KINDS | {"Namespace"})
     assert _index(built) == _index(bundle.objects(Options(mode="gitops")))
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+def test_output_dir_is_a_kustomization_that_builds_to_the_bundle(tmp_path: Path, fmt: str) -> None:
+    from tests.conftest import run_cli
+
+    target = tmp_path / "deploy"
+    assert run_cli("install", "--mode", "gitops", "-o", fmt, "--output-dir", str(target)).exit_code == 0
+    assert _index(_build(target)) == _index(bundle.objects(Options(mode="gitops")))
