@@ -101,60 +101,35 @@ def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS) -> B
     return result
 
 
-def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -> None:
+def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -> None:  # noqa: C901
+    """The event loop. It is the hot path of every command, so the common cases (plain scalars, mapping
+    entries, sequence items) are handled inline; anything unusual goes through small helpers."""
     get = loader.get_event
     ScalarEvent, AliasEvent = ev.ScalarEvent, ev.AliasEvent
     MapStart, SeqStart = ev.MappingStartEvent, ev.SequenceStartEvent
     MapEnd, SeqEnd = ev.MappingEndEvent, ev.SequenceEndEvent
     DocStart, DocEnd = ev.DocumentStartEvent, ev.DocumentEndEvent
+    resolve = resolve_plain
+    no_key = _NO_KEY
 
     get()  # StreamStart
-    first = get()
-    if not isinstance(first, DocStart):
+    if not isinstance(get(), DocStart):
         result.empty = True
         return
     stack: list[_Frame] = []
     anchors: dict[str, tuple[Any, int]] = {}
     remarks = result.remarks
-    root: Any = _NO_KEY
+    root: Any = no_key
     expanded = 0
     events = 0
     max_depth = limits.max_depth
+    top: _Frame | None = None
 
     def path_of(extra: PathSegment | None = None) -> Path:
         segs: list[PathSegment] = [f.seg for f in stack[1:] if f.seg is not None]
         if stack and extra is not None:
             segs.append(extra)
         return tuple(segs)
-
-    def attach(value: Any, mark: Mark, size: int) -> None:
-        """Put a finished node into the open container (as key, value or item)."""
-        nonlocal root
-        if not stack:
-            root = value
-            return
-        top = stack[-1]
-        top.size += size
-        c = top.container
-        if not top.is_map:
-            c.append(value)
-            c.item_marks.append(mark)
-            return
-        if top.key is _NO_KEY:
-            top.key = _key_string(value, mark)
-            top.key_mark = mark
-            return
-        key = top.key
-        top.key = _NO_KEY
-        if key is _MERGE:
-            top.merges.append((value, mark))
-            return
-        if key in c:
-            remarks.append(Remark("yaml/duplicate-key", f'duplicate key "{key}": the later value wins',
-                                  top.key_mark, path_of(key)))
-        c[key] = value
-        c.key_marks[key] = top.key_mark
-        c.value_marks[key] = mark
 
     while True:
         event = get()
@@ -163,29 +138,49 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
         if t is ScalarEvent:
             m = event.start_mark
             mark = (m.line + 1 + line_offset, m.column + 1)
-            value = _scalar(event, mark, stack, remarks, path_of)
+            if event.tag is None and event.implicit[0]:
+                text = event.value
+                if top is not None and top.is_map and top.key is no_key and text == "<<":
+                    value: Any = _MERGE
+                else:
+                    value, note = resolve(text)
+                    if note is not None:
+                        in_key = top is not None and top.is_map and top.key is no_key
+                        seg = None if in_key else _pending_segment(stack)
+                        remarks.append(Remark(note, _note_message(note, text, value), mark, path_of(seg), text))
+            else:
+                value = _scalar(event, mark, stack, remarks, path_of)
             if event.anchor:
                 anchors[event.anchor] = (value, 1)
-            attach(value, mark, 1)
+            size = 1
         elif t is MapStart or t is SeqStart:
             if len(stack) >= max_depth:
                 raise YamlReadError("yaml/too-deep", f"nesting deeper than {max_depth} levels "
                                     "(raise with --max-depth)", _mark(event, line_offset))
             is_map = t is MapStart
+            m = event.start_mark
+            mark = (m.line + 1 + line_offset, m.column + 1)
             if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
-                remarks.append(Remark("yaml/unknown-tag", f"tag {event.tag} is ignored by Kubernetes",
-                                      _mark(event, line_offset), path_of()))
-            mark = _mark(event, line_offset)
+                remarks.append(Remark("yaml/unknown-tag", f"tag {event.tag} is ignored by Kubernetes", mark,
+                                      path_of()))
             container: Any = PosDict(mark) if is_map else PosList(mark)
-            seg = _pending_segment(stack)
-            stack.append(_Frame(container, is_map, seg, event.anchor))
+            if top is None:
+                seg: PathSegment | None = None
+            elif top.is_map:
+                seg = top.key if isinstance(top.key, str) else None
+            else:
+                seg = len(top.container)
+            top = _Frame(container, is_map, seg, event.anchor)
+            stack.append(top)
+            continue
         elif t is MapEnd or t is SeqEnd:
             frame = stack.pop()
+            top = stack[-1] if stack else None
             if frame.merges:
                 _apply_merges(frame, remarks, path_of)
             if frame.anchor:
                 anchors[frame.anchor] = (frame.container, frame.size)
-            attach(frame.container, frame.container.mark, frame.size)
+            value, mark, size = frame.container, frame.container.mark, frame.size
         elif t is AliasEvent:
             mark = _mark(event, line_offset)
             if event.anchor not in anchors:
@@ -196,14 +191,38 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
                 raise YamlReadError("yaml/alias-limit", "alias expansion exceeds the limit "
                                     f"({limits.alias_budget} nodes beyond 10x the document; a billion-laughs "
                                     "document?)", mark)
-            attach(value, mark, size)
         elif t is DocEnd:
             break
         else:  # pragma: no cover - libyaml guarantees the event grammar
             raise YamlReadError("yaml/syntax", f"unexpected {t.__name__}", _mark(event, line_offset))
+
+        # attach the finished node to the open container: as an item, a key, or a key's value
+        if top is None:
+            root = value
+            continue
+        top.size += size
+        c = top.container
+        if not top.is_map:
+            c.append(value)
+            c.item_marks.append(mark)
+        elif top.key is no_key:
+            top.key = value if type(value) is str else _key_string(value, mark)
+            top.key_mark = mark
+        else:
+            key = top.key
+            top.key = no_key
+            if key is _MERGE:
+                top.merges.append((value, mark))
+                continue
+            if key in c:
+                remarks.append(Remark("yaml/duplicate-key", f'duplicate key "{key}": the later value wins',
+                                      top.key_mark, path_of(key)))
+            c[key] = value
+            c.key_marks[key] = top.key_mark
+            c.value_marks[key] = mark
     if isinstance(get(), DocStart):
         result.extra_documents = True
-    result.data = None if root is _NO_KEY else root
+    result.data = None if root is no_key else root
     result.empty = result.data is None
 
 

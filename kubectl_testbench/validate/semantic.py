@@ -167,13 +167,13 @@ def _format(path: str, at: Path, report: Report) -> None:
 @check("semantic/inline-size", "semantic/inline-size-near", reads=("spec", "dataset", "inline"))
 def inline_size(doc: dict[str, Any], report: Report) -> None:
     """The inline dataset must fit in one ConfigMap (1 MiB including the key)."""
-    from kubectl_testbench.render.dataset import CONFIGMAP_KEY, experiment_json
+    from kubectl_testbench.render.dataset import CONFIGMAP_KEY, experiment_json_size
 
     inline = _dataset_inline(doc)
     if inline is None:
         return
     try:
-        size = len(experiment_json(inline).encode()) + len(CONFIGMAP_KEY)
+        size = experiment_json_size(inline) + len(CONFIGMAP_KEY)
     except (TypeError, ValueError):
         return
     at: Path = ("spec", "dataset", "inline")

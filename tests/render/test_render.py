@@ -210,3 +210,20 @@ def test_render_output_equals_yaml_of_the_objects() -> None:
     result = run_cli("render", str(FIXTURES / "s3-scheduled.yaml"))
     docs = list(yaml.safe_load_all(result.stdout))
     assert docs == render_experiment(experiment(FIXTURES / "s3-scheduled.yaml"), Flags())
+
+
+def test_experiment_json_size_matches_the_text_exactly() -> None:
+    import hypothesis.strategies as st
+    from hypothesis import given, settings
+
+    from kubectl_testbench.render.dataset import experiment_json, experiment_json_size
+    from tests.strategies import datasets
+
+    @settings(max_examples=200, deadline=None)
+    @given(dataset=datasets().filter(lambda d: "inline" in d), extra=st.text(alphabet="<>&\u2028\u2029é🎉x"))
+    def check(dataset: dict[str, Any], extra: str) -> None:
+        inline = dataset["inline"]
+        inline["scenarios"][0]["steps"][0]["input"] += extra
+        assert experiment_json_size(inline) == len(experiment_json(inline).encode())
+
+    check()
