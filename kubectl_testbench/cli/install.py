@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -73,14 +74,15 @@ def install(mode: str, image_tag: str, testworkflow_image: str | None, operator_
 
 def _write_dir(options: Options, output_dir: str, fmt: str) -> None:
     """Atomically replace DIR; a directory we did not write is refused, never deleted."""
-    from kubectl_testbench.emit.dirout import OutputError, write_directory
-    from kubectl_testbench.install.bundle import HEADER_MARK, directory_files
+    from kubectl_testbench.emit.directory import OutputDirError, write
+    from kubectl_testbench.install.bundle import HEADER_LINE, directory_files
 
     files = directory_files(options, "json" if fmt == "json" else "yaml")
     try:
-        write_directory(output_dir, files, marker_file="kustomization.yaml", marker=HEADER_MARK)
-    except OutputError as err:
+        changes = write(Path(output_dir), files, HEADER_LINE)
+    except OutputDirError as err:
         fail(f"cannot write {output_dir}: {err}", EXIT_FINDINGS)
     except OSError as err:
         fail(f"cannot write {output_dir}: {err.strerror or err}", EXIT_FINDINGS)
-    click.echo(f"wrote {len(files)} files to {output_dir}", err=True)
+    click.echo(f"wrote {len(files)} files to {output_dir} ({len(changes.added)} added, {len(changes.changed)} "
+               f"changed, {len(changes.removed)} removed)", err=True)

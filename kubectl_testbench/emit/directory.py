@@ -1,9 +1,10 @@
 """A directory of generated manifests, replaced as a whole and only where we own it.
 
-Every file we write starts with :data:`HEADER`; that line is how a later run knows which files are
-its own (to replace or delete) and which belong to the user (kept, never touched). The new content is
-built in a sibling temp directory and swapped in by rename, so an interrupted run leaves either the old
-or the new directory, never a mix.
+Ownership: our ``kustomization.yaml`` starts with the writer's header line (one per command: render,
+install) and lists the files we wrote; YAML files also start with that header. Files in neither are the
+user's: kept, copied across, never overwritten. (JSON cannot carry a comment, hence the listing.)
+The new content is built in a sibling temp directory and swapped in by rename, so an interrupted run
+leaves either the old or the new directory, never a mix.
 """
 
 from __future__ import annotations
@@ -34,47 +35,64 @@ class Changes:
         return bool(self.added or self.changed or self.removed)
 
 
-def with_header(text: str) -> str:
-    return f"{HEADER}\n{text}"
+def with_header(text: str, header: str = HEADER, name: str = ".yaml") -> str:
+    """``text`` with the header line on top (YAML only: a JSON file must stay pure JSON)."""
+    return text if name.endswith(".json") else f"{header}\n{text}"
 
 
-def kustomization(resources: list[str]) -> str:
+def kustomization(resources: list[str], header: str = HEADER, extra_header: str = "") -> str:
     """The ``kustomization.yaml`` listing our files, so ``kubectl kustomize DIR`` builds the directory."""
     from kubectl_testbench.emit.yamlout import scalar
 
-    body = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+    body = extra_header + "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
     body += "resources:\n" + "".join(f"- {scalar(n)}\n" for n in resources) if resources else "resources: []\n"
-    return with_header(body)
+    return with_header(body, header)
 
 
-def is_owned(path: Path) -> bool:
-    """Whether ``path`` is a file an earlier run wrote (its first line is our header)."""
+def _first_line(path: Path) -> str:
     try:
         with path.open("r", encoding="utf-8", errors="replace") as handle:
-            return handle.readline().rstrip("\r\n") == HEADER
+            return handle.readline().rstrip("\r\n")
     except OSError:
-        return False
+        return ""
 
 
-def _existing(target: Path) -> tuple[dict[str, Path], dict[str, Path], list[str]]:
+def _listed(kustomization_file: Path) -> set[str]:
+    import yaml
+
+    try:
+        doc = yaml.safe_load(kustomization_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError, yaml.YAMLError):
+        return set()
+    resources = doc.get("resources") if isinstance(doc, dict) else None
+    return {r for r in resources if isinstance(r, str) and "/" not in r} if isinstance(resources, list) else set()
+
+
+def _existing(target: Path, header: str = HEADER) -> tuple[dict[str, Path], dict[str, Path], list[str]]:
+    """The files a writer with ``header`` owns, the user's files, and subdirectories."""
     owned: dict[str, Path] = {}
     foreign: dict[str, Path] = {}
     dirs: list[str] = []
     if not target.exists():
         return owned, foreign, dirs
-    for entry in sorted(target.iterdir()):
+    entries = sorted(target.iterdir())
+    listed: set[str] = set()
+    kustomization_file = target / KUSTOMIZATION
+    if kustomization_file.is_file() and _first_line(kustomization_file) == header:
+        listed = _listed(kustomization_file) | {KUSTOMIZATION}
+    for entry in entries:
         if entry.is_dir() and not entry.is_symlink():
             dirs.append(entry.name)
-        elif entry.is_file() and is_owned(entry):
+        elif entry.is_file() and not entry.is_symlink() and (entry.name in listed or _first_line(entry) == header):
             owned[entry.name] = entry
         else:
             foreign[entry.name] = entry
     return owned, foreign, dirs
 
 
-def write(target: Path, files: dict[str, str]) -> Changes:
+def write(target: Path, files: dict[str, str], header: str = HEADER) -> Changes:
     """Replace our files in ``target`` with ``files`` (all at once; see :class:`Staging` for streaming)."""
-    staging = Staging(target)
+    staging = Staging(target, header)
     try:
         for name, text in files.items():
             if name != KUSTOMIZATION:
@@ -91,11 +109,11 @@ class Staging:
     Streaming keeps memory flat on large trees: each rendered object goes to disk as it arrives.
     """
 
-    def __init__(self, target: Path) -> None:
+    def __init__(self, target: Path, header: str = HEADER) -> None:
         self.target = Path(os.path.realpath(target))
         if self.target.exists() and not self.target.is_dir():
             raise OutputDirError(f"{self.target} exists and is not a directory")
-        self.owned, self.foreign, dirs = _existing(self.target)
+        self.owned, self.foreign, dirs = _existing(self.target, header)
         if dirs:
             raise OutputDirError(f"{self.target} contains directories ({', '.join(dirs[:3])}); render owns a flat "
                                  "directory of manifests: choose an empty or new --output-dir")
@@ -111,6 +129,8 @@ class Staging:
         self.names: list[str] = []
 
     def add(self, name: str, text: str) -> None:
+        if not name or name != os.path.basename(name) or name in (".", ".."):
+            raise OutputDirError(f"not a plain file name: {name!r}")
         if name in self.foreign:
             raise OutputDirError(f"{self.target / name} was not written by kubectl-testbench; refusing to overwrite it")
         try:

@@ -101,7 +101,7 @@ def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS) -> B
     return result
 
 
-def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -> None:  # noqa: C901
+def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -> None:
     """The event loop. It is the hot path of every command, so the common cases (plain scalars, mapping
     entries, sequence items) are handled inline; anything unusual goes through small helpers."""
     get = loader.get_event

@@ -56,7 +56,7 @@ class DirectorySink(Sink):
         self.staging = directory.Staging(target)
 
     def take(self, obj: Rendered) -> None:
-        self.staging.add(obj.filename, directory.with_header(obj.text))
+        self.staging.add(obj.filename, directory.with_header(obj.text, name=obj.filename))
         obj.text = ""  # on disk now; keep only what ordering needs
         obj.data = None
 
@@ -77,7 +77,7 @@ class CheckSink(Sink):
         self.diffs: list[str] = []
 
     def take(self, obj: Rendered) -> None:
-        self._compare(obj.filename, directory.with_header(obj.text))
+        self._compare(obj.filename, directory.with_header(obj.text, name=obj.filename))
         obj.text = ""
         obj.data = None
 

@@ -65,14 +65,17 @@ def test_output_dir_replaces_its_own_earlier_output_completely(tmp_path: Path) -
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
-def test_output_dir_refuses_a_directory_it_did_not_write(tmp_path: Path) -> None:
+def test_output_dir_keeps_the_users_files_and_never_overwrites_them(tmp_path: Path) -> None:
     target = tmp_path / "mine"
     target.mkdir()
     (target / "notes.txt").write_text("keep me")
+    assert run_cli("install", "--output-dir", str(target)).exit_code == 0
+    assert (target / "notes.txt").read_text() == "keep me"
+    (target / "kustomization.yaml").write_text("resources: []\n")  # the user takes the file over
     result = run_cli("install", "--output-dir", str(target))
     assert result.exit_code == 1
-    assert result.stderr.startswith("error: cannot write") and "not written by this command" in result.stderr
-    assert (target / "notes.txt").read_text() == "keep me"
+    assert result.stderr.startswith("error: cannot write") and "was not written by kubectl-testbench" in result.stderr
+    assert (target / "kustomization.yaml").read_text() == "resources: []\n"
 
 
 def test_output_dir_accepts_an_existing_empty_directory(tmp_path: Path) -> None:
