@@ -10,7 +10,6 @@ import importlib
 import os
 import sys
 
-
 import click
 
 from kubectl_testbench import __version__
@@ -19,9 +18,11 @@ PROG = "kubectl testbench"
 
 # name -> (module, attribute, one-line help). Keep sorted by name.
 COMMANDS: dict[str, tuple[str, str, str]] = {
+    "compare": ("kubectl_testbench.cli.results", "compare", "Compare two evaluation runs of the same dataset."),
     "crd": ("kubectl_testbench.cli.crd", "crd", "Print the Experiment CRD generated from the models."),
     "explain": ("kubectl_testbench.cli.explain", "explain", "Describe an Experiment field, like kubectl explain."),
     "init": ("kubectl_testbench.cli.init", "init", "Write a valid starter Experiment."),
+    "results": ("kubectl_testbench.cli.results", "results", "Summarise, gate and export evaluation results."),
     "schema": ("kubectl_testbench.cli.crd", "schema", "Print the Experiment JSON Schema for editors."),
     "validate": ("kubectl_testbench.cli.validate", "validate", "Check Experiments as the API server would, and more."),
     "version": ("kubectl_testbench.cli.main", "version", "Print the version."),
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         _quiet_broken_pipe()
         sys.exit(0)
-    except Exception as err:  # noqa: BLE001 - the last line of defence against tracebacks
+    except Exception as err:  # the last line of defence against tracebacks
         if os.environ.get("KUBECTL_TESTBENCH_DEBUG"):
             raise
         click.echo(f"error: internal error: {type(err).__name__}: {err} "

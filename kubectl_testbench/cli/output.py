@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import click
 
 from kubectl_testbench.cli.common import fail
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-def output_file_option(fn: object) -> object:
+
+def output_file_option(fn: F) -> F:
     return click.option("--output-file", type=click.Path(dir_okay=False, writable=False), default=None,
-                        help="Write to this file (atomically) instead of stdout.")(fn)  # type: ignore[arg-type]
+                        help="Write to this file (atomically) instead of stdout.")(fn)
 
 
 def emit(text: str, output_file: str | None) -> None:
