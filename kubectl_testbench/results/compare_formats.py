@@ -178,7 +178,7 @@ def compare_markdown(cmp: Comparison, gate: GateResult, policy: GatePolicy | Non
     out = [f"### {'✅' if gate.passed else '❌'} Testbench compare: {len(failing)} newly failing, "
            f"{len(passing)} newly passing", "",
            f"Base {t.code(cmp.base.run.source)} → candidate {t.code(cmp.candidate.run.source)} · "
-           + _headline(cmp)]
+           + _headline(cmp)[0].lower() + _headline(cmp)[1:]]
     if cmp.metrics:
         regressed = set(gate.regressed_metrics)
         out += ["", _md_row(["Metric", "Pairs", "Scored", "Base mean", "Candidate mean", "Δ", "Base passed",
