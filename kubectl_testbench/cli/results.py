@@ -139,8 +139,8 @@ def results(sources: tuple[str, ...], executions: tuple[str, ...], fmt: str, out
 @output_file_option
 @_gate_options
 @click.option("--max-regression", type=click.FloatRange(min=0), default=None, metavar="X",
-              help="Fail only when a metric's mean drops by more than X (e.g. 0.05), instead of on any newly "
-                   "failing check.")
+              help="Gate on metric means instead of on every newly failing check: fail when a mean drops by "
+                   "more than X (e.g. 0.05) or a check scored in BASE is errored in CANDIDATE.")
 @_api_option
 def compare(paths: tuple[str, ...], base_execution: str | None, candidate_execution: str | None, fmt: str,
             output_file: str | None, no_gate: bool, ignore_errored: bool, max_regression: float | None,

@@ -72,11 +72,6 @@ class CheckPair:
         return (self.base is not None and self.candidate is not None and self.base.score is not None
                 and self.candidate.score is None)
 
-    @property
-    def label(self) -> str:
-        step = self.candidate_step if self.base_step is None else self.base_step
-        return f"{self.scenario} › step {(step or 0) + 1} › {self.metric}"
-
 
 @dataclass(frozen=True)
 class MetricDelta:

@@ -230,3 +230,17 @@ def test_real_process_compare_exit_code_and_no_traceback() -> None:
     assert b"Traceback" not in proc.stderr
     proc = run_process("compare", BASE, fixture("malformed_fields.json"))
     assert proc.returncode == 2 and b"Traceback" not in proc.stderr
+
+
+def test_score_changes_with_the_same_verdict_are_listed(tmp_path: Path) -> None:
+    cand = json.loads((FIXTURES / "passing.json").read_text())
+    cand["scenarios"][1]["steps"][0]["evaluations"][0]["result"]["score"] = 0.9
+    path = tmp_path / "candidate.json"
+    path.write_text(json.dumps(cand))
+    result = run_cli("compare", fixture("passing.json"), str(path))
+    assert result.exit_code == 0
+    assert result.stdout.endswith(
+        "\nSCORE CHANGED, SAME VERDICT (1)\n"
+        "  Time in Berlin › step 1 › AgentGoalAccuracyWithoutReference: 0.760 pass → 0.900 pass (+0.140), "
+        "threshold 0.500\n")
+    assert "AgentGoalAccuracyWithoutReference      2       2      0.880      0.950  +0.070" in result.stdout
