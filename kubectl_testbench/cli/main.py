@@ -18,11 +18,13 @@ PROG = "kubectl testbench"
 
 # name -> (module, attribute, one-line help). Keep sorted by name.
 COMMANDS: dict[str, tuple[str, str, str]] = {
+    "compare": ("kubectl_testbench.cli.results", "compare", "Compare two evaluation runs of the same dataset."),
     "crd": ("kubectl_testbench.cli.crd", "crd", "Print the Experiment CRD generated from the models."),
     "explain": ("kubectl_testbench.cli.explain", "explain", "Describe an Experiment field, like kubectl explain."),
     "init": ("kubectl_testbench.cli.init", "init", "Write a valid starter Experiment."),
     "install": ("kubectl_testbench.cli.install", "install", "Print the install manifest: CRD, templates, dashboard."),
     "render": ("kubectl_testbench.cli.render", "render", "Compile Experiments into Testkube manifests."),
+    "results": ("kubectl_testbench.cli.results", "results", "Summarise, gate and export evaluation results."),
     "schema": ("kubectl_testbench.cli.crd", "schema", "Print the Experiment JSON Schema for editors."),
     "validate": ("kubectl_testbench.cli.validate", "validate", "Check Experiments as the API server would, and more."),
     "version": ("kubectl_testbench.cli.main", "version", "Print the version."),
@@ -68,7 +70,7 @@ def version() -> None:
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI; turn every unexpected failure into a one-line message and exit code 3."""
     try:
-        cli.main(args=argv, prog_name=PROG, standalone_mode=False)
+        rv = cli.main(args=argv, prog_name=PROG, standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(130)
@@ -83,13 +85,14 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         _quiet_broken_pipe()
         sys.exit(0)
-    except Exception as err:
+    except Exception as err:  # the last line of defence against tracebacks
         if os.environ.get("KUBECTL_TESTBENCH_DEBUG"):
             raise
         click.echo(f"error: internal error: {type(err).__name__}: {err} "
                    "(set KUBECTL_TESTBENCH_DEBUG=1 for a traceback)", err=True)
         sys.exit(3)
-    sys.exit(0)
+    # without standalone mode, click returns the code of ctx.exit(code) instead of exiting
+    sys.exit(rv if isinstance(rv, int) else 0)
 
 
 def _quiet_broken_pipe() -> None:

@@ -146,8 +146,8 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
                     value, note = resolve(text)
                     if note is not None:
                         in_key = top is not None and top.is_map and top.key is no_key
-                        seg = None if in_key else _pending_segment(stack)
-                        remarks.append(Remark(note, _note_message(note, text, value), mark, path_of(seg), text))
+                        where = None if in_key else _pending_segment(stack)
+                        remarks.append(Remark(note, _note_message(note, text, value), mark, path_of(where), text))
             else:
                 value = _scalar(event, mark, stack, remarks, path_of)
             if event.anchor:
