@@ -98,6 +98,7 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("semantic/no-metrics", W, "A step has no metrics: it will be run but not scored."),
     ("semantic/literal-secret", W, "An env value looks like a secret; use valueFrom.secretKeyRef."),
     ("semantic/env-value-and-from", E, "An env var sets both value and valueFrom, or valueFrom sets several sources."),
+    ("semantic/env-shadowed", W, "OPENAI_API_KEY/OPENAI_BASE_URL in env: the evaluate step sets its own."),
     ("semantic/duplicate-env", W, "An env var name repeats; only the last one takes effect."),
     ("semantic/duplicate-scenario", W, "Two scenarios share a name; results and metrics key on it."),
     ("semantic/trigger-inactive", W, "trigger settings are given but trigger.enabled is not true."),

@@ -262,7 +262,14 @@ _SECRET_VALUE = re.compile(
 _ENV_SOURCES = ("configMapKeyRef", "fieldRef", "fileKeyRef", "resourceFieldRef", "secretKeyRef")
 
 
-@check("semantic/literal-secret", "semantic/duplicate-env", "semantic/env-value-and-from")
+SHADOWED_ENV = {
+    "OPENAI_API_KEY": "its openAiApiKey parameter",
+    "OPENAI_BASE_URL": "the AI gateway (spec.aiGatewayRef)",
+}
+"""Variables the evaluate-template sets on its step, where they override the workflow's env."""
+
+
+@check("semantic/literal-secret", "semantic/duplicate-env", "semantic/env-value-and-from", "semantic/env-shadowed")
 def env(doc: dict[str, Any], report: Report) -> None:
     """Literal secrets, duplicate names, and value/valueFrom combinations a Pod would reject."""
     names: dict[str, int] = {}
@@ -274,6 +281,10 @@ def env(doc: dict[str, Any], report: Report) -> None:
             report("semantic/duplicate-env", (*at, "name"), f'env "{name}" is also set by env[{names[name]}]; '
                    "only the last one takes effect", "remove one of them")
         names[name] = i
+        if name in SHADOWED_ENV:
+            report("semantic/env-shadowed", (*at, "name"), f'the evaluate step sets {name} from {SHADOWED_ENV[name]}, '
+                   "which overrides this entry", "point spec.aiGatewayRef at an AI gateway that holds the model "
+                   "credentials; the judge then needs no key of its own")
         value = item.get("value")
         source = item.get("valueFrom")
         if isinstance(value, str) and value and isinstance(source, dict):

@@ -92,3 +92,9 @@ def test_semantic_timezone_accepts_iana_names() -> None:
 def test_semantic_cron_accepts_ranges_steps_lists_and_names() -> None:
     for cron in ("*/15 * * * *", "0 9-17/2 * * MON-FRI", "0 0 1,15 JAN,jul ?", "5 4 * * sun"):
         assert findings(VALID + f"  schedule:\n    cron: '{cron}'\n") == [], cron
+
+
+def test_semantic_env_shadowed_by_the_evaluate_step() -> None:
+    text = VALID.replace("  dataset:", "  env:\n    - name: OPENAI_API_KEY\n      valueFrom:\n"
+                         "        secretKeyRef: {name: judge, key: key}\n  dataset:")
+    assert findings(text) == [("semantic/env-shadowed", "spec.env[0].name")]
