@@ -33,10 +33,12 @@ def limits_options(fn: F) -> F:
                       metavar="MIB", help="Refuse input files larger than this many MiB.")(fn)
     fn = click.option("--max-depth", type=click.IntRange(min=8), default=256, show_default=True,
                       help="Refuse YAML nested deeper than this.")(fn)
+    fn = click.option("--max-nodes", type=click.IntRange(min=1000), default=1_000_000, show_default=True,
+                      help="Refuse documents with more YAML nodes than this.")(fn)
     return fn
 
 
-def limits_from(max_file_mib: int, max_depth: int) -> Any:
+def limits_from(max_file_mib: int, max_depth: int, max_nodes: int = 1_000_000) -> Any:
     from kubectl_testbench.load.limits import Limits, MiB
 
-    return Limits(max_file_bytes=max_file_mib * MiB, max_depth=max_depth)
+    return Limits(max_file_bytes=max_file_mib * MiB, max_depth=max_depth, max_nodes=max_nodes)

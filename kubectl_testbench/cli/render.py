@@ -43,7 +43,7 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
            testkube_namespace: str | None, agent_url: str | None, agent_port: int | None, gateway_url: str | None,
            gateway_port: int | None, include_experiment: bool, argocd_sync_waves: bool | None,
            defaults_file: str | None, no_defaults: bool, strict: bool, jobs: int | None, max_file_mib: int,
-           max_depth: int) -> None:
+           max_depth: int, max_nodes: int) -> None:
     """Compile Experiments into Testkube TestWorkflows, dataset ConfigMaps and TestTriggers.
 
     Everything is validated first (as kubectl testbench validate does); any error means exit 1 and
@@ -67,7 +67,7 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
                   agent_port=agent_port, gateway_url=gateway_url, gateway_port=gateway_port,
                   include_experiment=include_experiment, argocd_sync_waves=argocd_sync_waves)
     request = Request(flags=flags, defaults_file=defaults_file, discover_defaults=not no_defaults, fmt=fmt,
-                      strict=strict, limits=limits_from(max_file_mib, max_depth))
+                      strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes))
     counts = Counts()
     problems: list[Diagnostic] = []
     try:

@@ -20,7 +20,7 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 @jobs_option
 @limits_options
 def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, jobs: int | None,
-             max_file_mib: int, max_depth: int) -> None:
+             max_file_mib: int, max_depth: int, max_nodes: int) -> None:
     """Check Experiments the way the Kubernetes API server would, plus what it cannot check.
 
     PATH is a file, a directory (searched recursively for *.yaml, *.yml and *.json) or - for stdin.
@@ -38,7 +38,7 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, j
     from kubectl_testbench.validate.engine import Options, validate_paths
     from kubectl_testbench.validate.report import Reporter
 
-    options = Options(strict=strict, limits=limits_from(max_file_mib, max_depth))
+    options = Options(strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes))
     reporter = Reporter(fmt)
     counts = Counts()
     for result in validate_paths(paths, options, jobs):

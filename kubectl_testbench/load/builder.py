@@ -94,6 +94,13 @@ def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS) -> B
         context = f" {err.context}" if err.context else ""
         result.error = Remark("yaml/syntax", f"{problem}{context}".strip(), (line, col), ())
         result.data = None
+    except yaml.reader.ReaderError as err:
+        # libyaml's reader reports a character offset, not a line: count it ourselves
+        before = text[: err.position]
+        line = before.count("\n") + 1 + line_offset
+        col = err.position - (before.rfind("\n") + 1) + 1
+        char = f"#x{err.character:04x}" if isinstance(err.character, int) else repr(err.character)
+        result.error = Remark("yaml/syntax", f"unacceptable character {char}: {err.reason}", (line, col), ())
     except yaml.YAMLError as err:
         result.error = Remark("yaml/syntax", str(err).splitlines()[0], (line_offset + 1, 1), ())
     finally:
@@ -131,9 +138,13 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
             segs.append(extra)
         return tuple(segs)
 
+    max_nodes = limits.max_nodes
     while True:
         event = get()
         events += 1
+        if events > max_nodes:
+            raise YamlReadError("yaml/too-many-nodes", f"more than {max_nodes} nodes in one document "
+                                "(raise with --max-nodes)", _mark(event, line_offset))
         t = type(event)
         if t is ScalarEvent:
             m = event.start_mark

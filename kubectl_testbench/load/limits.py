@@ -17,6 +17,12 @@ class Limits:
     """Deepest nesting of mappings/sequences; libyaml's scanner is quadratic in depth."""
     alias_budget: int = 100_000
     """Nodes that alias expansion may add beyond 10x the document's own size (billion-laughs guard)."""
+    max_nodes: int = 1_000_000
+    """Nodes (scalars, mappings, sequences) in one document (``--max-nodes``). A 10,000-step inline dataset
+    has about 400,000; each node costs ~150 bytes, so this bounds memory per document at ~150 MiB."""
+    max_findings: int = 200
+    """Findings reported per document; the rest are counted (a document with 100,000 unknown fields must
+    not take minutes to report)."""
 
 
 DEFAULT_LIMITS = Limits()

@@ -26,6 +26,7 @@ from kubectl_testbench.validate.schema import BLOCKING, SchemaError
 FATAL_RULES = frozenset({
     "input/not-found", "input/unreadable", "input/not-a-file", "input/too-large", "input/binary",
     "input/encoding", "input/empty", "yaml/syntax", "yaml/too-deep", "yaml/alias", "yaml/alias-limit",
+    "yaml/too-many-nodes",
     "yaml/merge", "yaml/key-type", "yaml/tag", "yaml/document-separator",
 })
 """Findings that mean the input could not be read at all: exit code 2."""
@@ -120,7 +121,13 @@ def _syntax_hint(text: str, err: Remark, start_line: int) -> str:
     if "flow" in err.message:
         return "a [ or { opened earlier is not closed"
     if "mapping values are not allowed" in err.message:
+        if len(line.partition(":")[0]) > 1024:
+            return "YAML keys without a '?' indicator are limited to 1024 characters"
         return "a value containing ': ' must be quoted"
+    if text.lstrip().startswith("%") and "document start" in err.message:
+        return "kubectl splits files on '---' lines, which cuts a %YAML directive off its document: remove it"
+    if "control characters" in err.message:
+        return "remove the control character, or write it as an escape (\\x07) inside double quotes"
     return ""
 
 
@@ -167,7 +174,7 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
         return
     result.counts.experiments += 1
     result.checked.append((_object_ref(data), data.mark[0] if isinstance(data, PosDict) else start_line + 1))
-    diagnostics = validate_experiment(data, path, remarks)
+    diagnostics = validate_experiment(data, path, remarks, options.limits.max_findings)
     if api_version != API_VERSION:
         diagnostics.insert(0, _diag("kind/api-version", data, ("apiVersion",), path,
                                     f'Experiment is not served in version "{api_version}"',
@@ -187,7 +194,8 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
 # --- one Experiment -------------------------------------------------------------------------------------
 
 
-def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark] = ()) -> list[Diagnostic]:
+def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark] = (),
+                        max_findings: int = DEFAULT_LIMITS.max_findings) -> list[Diagnostic]:
     """All findings for one Experiment document, in the API server's order, then semantics."""
     from kubectl_testbench.validate.crdschema import experiment_validator
     from kubectl_testbench.validate.metadata import check_metadata
@@ -225,6 +233,12 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
 
     _run_semantic(doc, schema_errors, add)
     out.sort(key=Diagnostic.sort_key)
+    if len(out) > max_findings:
+        hidden = out[max_findings:]
+        out = out[:max_findings]
+        hidden_errors = sum(d.severity is Severity.ERROR for d in hidden)
+        out.append(_diag("validate/too-many-findings", doc, (), file,
+                         f"{len(hidden)} more findings ({hidden_errors} errors) not shown", obj=obj))
     return out
 
 

@@ -35,6 +35,8 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("yaml/too-deep", E, "Nesting exceeds --max-depth."),
     ("yaml/alias", E, "An alias refers to an unknown anchor or to itself."),
     ("yaml/alias-limit", E, "Alias expansion is too large (billion-laughs guard)."),
+    ("yaml/too-many-nodes", E, "A document has more nodes than --max-nodes."),
+    ("validate/too-many-findings", N, "A document has more findings than are reported; the rest are counted."),
     ("yaml/merge", E, "A merge key (<<) is given something other than mappings."),
     ("yaml/key-type", E, "A mapping key is null, a list or a mapping, which JSON cannot carry."),
     ("yaml/tag", E, "A scalar cannot be read as its explicit tag (e.g. !!int abc)."),

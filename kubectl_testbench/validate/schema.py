@@ -117,8 +117,14 @@ class SchemaValidator:
         return errors, targets
 
 
+MAX_ERRORS = 1_000
+"""Stop walking a hopeless document; the engine reports a bounded number of findings anyway."""
+
+
 def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targets: list[CelTarget],
            skip: frozenset[str] = frozenset()) -> None:
+    if len(errors) >= MAX_ERRORS:
+        return
     if value is None:
         if not node.nullable and not node.preserve:
             errors.append(SchemaError(path, "schema/type", f"Invalid value: null: must be of type {_type_word(node)}"))
@@ -179,7 +185,7 @@ def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[S
                         del value[key]
                         continue
                     _check(node.additional, item, (*path, MapKey(key)), errors, targets)
-                elif node.additional is True or node.preserve:
+                elif node.additional is True or node.preserve or len(errors) >= MAX_ERRORS:
                     continue
                 else:
                     message = f'unknown field "{_dotted(path, key)}"'
@@ -298,6 +304,12 @@ def _type_hint(value: Any, expected: str) -> str:
     if expected == "string" and isinstance(value, (int, float)):
         return "YAML reads unquoted numbers as numbers: quote the value"
     if expected in ("number", "integer") and isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return ""
+        if number != number or number in (float("inf"), float("-inf")):
+            return "the number is out of range for a 64-bit float, so YAML reads it as text"
         return "remove the quotes to write a number"
     if expected == "array" and isinstance(value, dict):
         return "start each list item with '- '"

@@ -333,7 +333,7 @@ def generated_names(doc: dict[str, Any], report: Report) -> None:
     meta = _dict(doc.get("metadata"))
     name = _str(meta.get("name"))
     namespace = _str(meta.get("namespace")) or "default"
-    if not name or dns1123_subdomain_error(name):
+    if not name or dns1123_subdomain_error(name) or dns1123_label_error(namespace):
         return  # metadata checks already report it
     err = label_value_error(name)
     if err:
