@@ -31,6 +31,7 @@ from kubectl_testbench.integrations.importers.common import (
     display_name,
     expand_inputs,
     get,
+    has,
     is_text,
     load_documents,
     mark_of,
@@ -170,11 +171,11 @@ def _criteria(directory: str, collected: Collected, options: ImportOptions) -> C
     items: list[Criterion] = []
     if isinstance(criteria, dict):
         for name, value in criteria.items():
-            crit = _criterion(file, ckey or "criteria", criteria, name, value, collected)
+            crit = _criterion(file, ckey, criteria, name, value, collected)
             if crit is not None:
                 items.append(crit)
     elif criteria is not None:
-        warn(file, mark_of(data, ckey), (ckey or "criteria",), "criteria must be an object of metric names")
+        warn(file, mark_of(data, ckey), (ckey,), "criteria must be an object of metric names")
     return Criteria(file, items)
 
 
@@ -191,31 +192,29 @@ def _criterion(file: str, ckey: str, criteria: dict[str, Any], name: str, value:
     threshold: Any = value
     rubrics: list[Rubric] = []
     if isinstance(value, dict):
-        tkey, threshold = get(value, "threshold")
+        _, threshold = get(value, "threshold")
         okey, judge = get(value, "judge_model_options")
         if isinstance(judge, dict):
             _, model = get(judge, "judge_model")
             if is_text(model):
-                collected.set_judge_model(str(model).strip(), origin(file, judge, "judge_model", (*at, okey or "")))
+                collected.set_judge_model(str(model).strip(), origin(file, judge, "judge_model", (*at, okey)))
             nkey, samples = get(judge, "num_samples")
             if samples not in (None, 1):
-                warn(origin(file, judge, nkey, (*at, okey or "", nkey or "")),
+                warn(origin(file, judge, nkey, (*at, okey, nkey)),
                      f"num_samples {samples} is not carried over: the judge is asked once per metric")
             for key in unknown_keys(judge, ("judge_model", "num_samples", "judge_model_config")):
                 if judge[key] is not None:
-                    warn(origin(file, judge, key, (*at, okey or "", key)), f'"{key}" is not carried over')
+                    warn(origin(file, judge, key, (*at, okey, key)), f'"{key}" is not carried over')
             ckey_cfg, config = get(judge, "judge_model_config")
             if config:
-                warn(origin(file, judge, ckey_cfg, (*at, okey or "", ckey_cfg or "")),
+                warn(origin(file, judge, ckey_cfg, (*at, okey, ckey_cfg)),
                      "judge_model_config (generation settings) is not carried over")
         rkey, raw_rubrics = get(value, "rubrics")
         if isinstance(raw_rubrics, list):
-            rubrics = _rubrics(file, value, rkey or "rubrics", raw_rubrics, at, collected)
+            rubrics = _rubrics(file, value, rkey, raw_rubrics, at, collected)
         for key in unknown_keys(value, ("threshold", "judge_model_options", "rubrics")):
             if value[key] not in (None, False):
                 warn(origin(file, value, key, (*at, key)), f'"{key}" of criterion {name} is not carried over')
-        if tkey is None:
-            threshold = None
     if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))):
         warn(where, f"criterion {name}: threshold {threshold!r} is not a number; the default threshold applies")
         threshold = None
@@ -285,7 +284,7 @@ def _file(file: str, stem: str, data: Any, criteria: Criteria, collected: Collec
             _finish(scenario, criteria, collected, state)
     elif isinstance(data, dict):
         ckey, cases = get(data, "eval_cases")
-        if ckey is None and get(data, "conversation")[0] is not None:
+        if not has(data, "eval_cases") and has(data, "conversation"):
             _case(file, data, (), stem, data, criteria, collected, state)  # a bare EvalCase
         elif not isinstance(cases, list):
             raise ImportInputError(file, 'is not an ADK EvalSet: expected "eval_cases" (or the legacy array of '
@@ -347,24 +346,24 @@ def _case(file: str, case: dict[str, Any], at: Path, fallback: str, anchor: Any,
     if isinstance(session, dict):
         stkey, state_value = get(session, "state")
         if state_value:
-            warn(file, mark_of(session, stkey), (*at, skey or "", stkey or ""), "the initial session state is "
+            warn(file, mark_of(session, stkey), (*at, skey, stkey), "the initial session state is "
                  "not carried over: Testbench starts every scenario with a fresh agent session")
     fkey, final_state = get(case, "final_session_state")
     if final_state:
-        warn(file, mark_of(case, fkey), (*at, fkey or ""), "final_session_state (the expected session state) "
+        warn(file, mark_of(case, fkey), (*at, fkey), "final_session_state (the expected session state) "
              "is not carried over: no RAGAS metric checks agent state")
     rkey, raw_rubrics = get(case, "rubrics")
     if isinstance(raw_rubrics, list):
-        scenario.rubrics = _rubrics(file, case, rkey or "rubrics", raw_rubrics, at, collected)
+        scenario.rubrics = _rubrics(file, case, rkey, raw_rubrics, at, collected)
     conv_key, conversation = get(case, "conversation")
     scen_key, simulated = get(case, "conversation_scenario")
     if isinstance(conversation, list):
         for i, invocation in enumerate(conversation):
-            read_step = _invocation(file, conversation, i, invocation, (*at, conv_key or "", i), collected)
+            read_step = _invocation(file, conversation, i, invocation, (*at, conv_key, i), collected)
             if read_step is not None:
                 scenario.add(*read_step)
     elif isinstance(simulated, dict):
-        step = _simulated(file, case, scen_key or "", simulated, at, collected)
+        step = _simulated(file, case, scen_key, simulated, at, collected)
         if step is not None:
             scenario.add(step)
     if not scenario.spec.steps:
@@ -384,7 +383,7 @@ def _simulated(file: str, case: dict[str, Any], key: str, scenario: dict[str, An
     if not is_text(prompt):
         warn(file, mark_of(case, key), (*at, key), "conversation_scenario has no starting_prompt: skipped")
         return None
-    return StepSpec(str(prompt), origin(file, scenario, pkey, (*at, key, pkey or "")))
+    return StepSpec(str(prompt), origin(file, scenario, pkey, (*at, key, pkey)))
 
 
 def _invocation(file: str, parent: list[Any], index: int, inv: Any, at: Path,
@@ -397,18 +396,18 @@ def _invocation(file: str, parent: list[Any], index: int, inv: Any, at: Path,
         if inv[key] is not None:
             warn(file, mark_of(inv, key), (*at, key), f'unknown Invocation field "{key}" is not carried over')
     ukey, user = get(inv, "user_content")
-    text = _content_text(file, inv, ukey or "user_content", user, at, collected, "user_content")
+    text = _content_text(file, inv, ukey, user, at, collected, "user_content")
     if text is None:
         warn(file, mark_of(parent, index), at, "invocation has no user text: skipped")
         return None
     step = StepSpec(text, origin(file, parent, index, at))
     fkey, final = get(inv, "final_response")
-    step.response = _content_text(file, inv, fkey or "final_response", final, at, collected, "final_response")
+    step.response = _content_text(file, inv, fkey, final, at, collected, "final_response")
     ikey, inter = get(inv, "intermediate_data")
     if isinstance(inter, dict):
-        step.tool_calls = _intermediate(file, inter, (*at, ikey or ""), collected) or None
+        step.tool_calls = _intermediate(file, inter, (*at, ikey), collected) or None
     rkey, raw_rubrics = get(inv, "rubrics")
-    rubrics = _rubrics(file, inv, rkey or "rubrics", raw_rubrics, at, collected) if isinstance(raw_rubrics, list) \
+    rubrics = _rubrics(file, inv, rkey, raw_rubrics, at, collected) if isinstance(raw_rubrics, list) \
         else []
     return step, rubrics
 
@@ -433,12 +432,12 @@ def _content_text(file: str, parent: dict[str, Any], key: str, content: Any, at:
             if isinstance(text, str) and not part.get("thought"):
                 texts.append(text)
             elif part.get("thought") and isinstance(text, str):
-                collected.warnings.add(file, mark_of(parts, i), (*at, key, pkey or "", i),
+                collected.warnings.add(file, mark_of(parts, i), (*at, key, pkey, i),
                                        f"{what}: a thought part (model reasoning) is not carried over")
             others = [k for k, v in part.items() if k not in ("text", "thought", "thought_signature",
                                                                "thoughtSignature") and v is not None]
             if others:
-                collected.warnings.add(file, mark_of(parts, i), (*at, key, pkey or "", i),
+                collected.warnings.add(file, mark_of(parts, i), (*at, key, pkey, i),
                                        f"{what}: a non-text part ({', '.join(others)}) is not carried over; "
                                        "only text is sent and compared")
     joined = "\n".join(texts)
@@ -453,20 +452,20 @@ def _intermediate(file: str, inter: dict[str, Any], at: Path, collected: Collect
         for i, use in enumerate(uses):
             call = tool_call(get(use, "name")[1], get(use, "args")[1]) if isinstance(use, dict) else None
             if call is None:
-                warn(file, mark_of(uses, i), (*at, tkey or "", i), "tool use without a name: skipped")
+                warn(file, mark_of(uses, i), (*at, tkey, i), "tool use without a name: skipped")
             else:
                 calls.append(call)
     rkey, responses = get(inter, "tool_responses")
     if responses:
-        warn(file, mark_of(inter, rkey), (*at, rkey or ""), "tool_responses are not carried over: RAGAS "
+        warn(file, mark_of(inter, rkey), (*at, rkey), "tool_responses are not carried over: RAGAS "
              "ToolCallAccuracy compares tool names and arguments only")
     mkey, middle = get(inter, "intermediate_responses")
     if middle:
-        warn(file, mark_of(inter, mkey), (*at, mkey or ""), "intermediate_responses (sub-agent messages) are not "
+        warn(file, mark_of(inter, mkey), (*at, mkey), "intermediate_responses (sub-agent messages) are not "
              "carried over: only the final response is a reference")
     ekey, events = get(inter, "invocation_events")
     if isinstance(events, list):
-        calls.extend(_events(file, events, (*at, ekey or ""), collected))
+        calls.extend(_events(file, events, (*at, ekey), collected))
     for key in unknown_keys(inter, ("tool_uses", "tool_responses", "intermediate_responses", "invocation_events")):
         if inter[key] is not None:
             warn(file, mark_of(inter, key), (*at, key), f'unknown intermediate_data field "{key}" is not carried over')
@@ -511,7 +510,7 @@ def _legacy_case(file: str, parent: list[Any], index: int, case: dict[str, Any],
                                       origin(file, parent, index, at)))
     ikey, initial = get(case, "initial_session")
     if isinstance(initial, dict) and initial.get("state"):
-        warn(file, mark_of(initial, "state"), (*at, ikey or "", "state"), "the initial session state is not "
+        warn(file, mark_of(initial, "state"), (*at, ikey, "state"), "the initial session state is not "
              "carried over: Testbench starts every scenario with a fresh agent session")
     for key in unknown_keys(case, ("name", "data", "initial_session")):
         if case[key] is not None:

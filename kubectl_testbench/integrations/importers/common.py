@@ -591,15 +591,22 @@ def unknown_keys(mapping: dict[str, Any], known: Iterable[str], ignored: Iterabl
     return out
 
 
-def get(mapping: Any, name: str, *aliases: str, either_case: bool = True) -> tuple[str | None, Any]:
-    """``(key, value)`` of the first present of ``name`` and ``aliases`` (snake or camelCase), else (None, None)."""
-    if not isinstance(mapping, dict):
-        return None, None
-    for candidate in (name, *aliases):
-        if candidate in mapping:
-            return candidate, mapping[candidate]
-        if either_case:
-            alt = camel(candidate)
-            if alt in mapping:
-                return alt, mapping[alt]
-    return None, None
+def get(mapping: Any, name: str, *aliases: str, either_case: bool = True) -> tuple[str, Any]:
+    """``(key, value)`` of the first present of ``name`` and ``aliases`` (snake or camelCase).
+
+    When none is present the value is None and the key is ``name`` (so paths in warnings still read well).
+    """
+    if isinstance(mapping, dict):
+        for candidate in (name, *aliases):
+            if candidate in mapping:
+                return candidate, mapping[candidate]
+            if either_case:
+                alt = camel(candidate)
+                if alt in mapping:
+                    return alt, mapping[alt]
+    return name, None
+
+
+def has(mapping: Any, name: str, *aliases: str) -> bool:
+    """Whether ``mapping`` has ``name`` or an alias, in snake or camelCase (even with a null value)."""
+    return isinstance(mapping, dict) and any(k in mapping or camel(k) in mapping for k in (name, *aliases))
