@@ -272,16 +272,25 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
         raise ImportInputError(", ".join(collected.sources), "no test cases found in the input")
     scenarios: list[dict[str, Any]] = []
     used: set[str] = set()
+    lacking: dict[tuple[str, str], tuple[int, Origin]] = {}
     for index, scenario in enumerate(collected.scenarios):
         name = _unique_name(scenario, index, used, warnings)
         steps = []
         for step in scenario.steps:
             if options.metrics:
                 metrics = list(options.metrics)
+                for metric, need in _missing_needs(step, metrics):
+                    count, first = lacking.get((metric, need), (0, step.origin))
+                    lacking[(metric, need)] = (count + 1, first)
             else:
                 metrics = default_metrics(step) if step.metrics is None else step.metrics
+                for metric, need in _missing_needs(step, metrics):
+                    warnings.at(step.origin, f"{metric} needs reference.{need}, which this step does not have")
             steps.append(_step(step, metrics))
         scenarios.append({"name": name, "steps": steps})
+    for (metric, need), (count, first) in lacking.items():
+        warnings.at(first, f"--metric {metric} needs reference.{need}, which {count} step"
+                           f"{' lacks' if count == 1 else 's lack'} (this is the first)")
 
     inline: dict[str, Any] = {"llmAsAJudgeModel": options.judge_model or collected.judge_model or DEFAULT_JUDGE_MODEL}
     threshold = options.default_threshold if options.default_threshold is not None else collected.default_threshold
@@ -306,6 +315,20 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
     spec["dataset"] = {"inline": inline}
     experiment = {"apiVersion": API_VERSION, "kind": KIND, "metadata": metadata, "spec": spec}
     return ImportResult(experiment, warnings.sorted(), list(collected.sources))
+
+
+_REFERENCE_FIELDS = {"response": "response", "toolCalls": "tool_calls", "topics": "topics",
+                     "retrievedContexts": "contexts"}
+
+
+def _missing_needs(step: StepSpec, metrics: list[MetricSpec]) -> list[tuple[str, str]]:
+    """(metric, reference field) pairs where a metric needs reference data the step does not carry."""
+    out = []
+    for metric in metrics:
+        for need in NEEDS.get(metric.name, ()):
+            if not getattr(step, _REFERENCE_FIELDS[need]):
+                out.append((metric.name, need))
+    return out
 
 
 def _unique_name(scenario: ScenarioSpec, index: int, used: set[str], warnings: Warnings) -> str:
