@@ -21,6 +21,7 @@ PROG = "kubectl testbench"
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "crd": ("kubectl_testbench.cli.crd", "crd", "Print the Experiment CRD generated from the models."),
     "explain": ("kubectl_testbench.cli.explain", "explain", "Describe an Experiment field, like kubectl explain."),
+    "import": ("kubectl_testbench.cli.import_", "import_cmd", "Convert other agent-eval datasets into an Experiment."),
     "init": ("kubectl_testbench.cli.init", "init", "Write a valid starter Experiment."),
     "schema": ("kubectl_testbench.cli.crd", "schema", "Print the Experiment JSON Schema for editors."),
     "validate": ("kubectl_testbench.cli.validate", "validate", "Check Experiments as the API server would, and more."),
