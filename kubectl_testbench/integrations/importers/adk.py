@@ -465,14 +465,15 @@ def _intermediate(file: str, inter: dict[str, Any], at: Path, collected: Collect
              "carried over: only the final response is a reference")
     ekey, events = get(inter, "invocation_events")
     if isinstance(events, list):
-        calls.extend(_events(file, events, (*at, ekey), collected))
+        calls.extend(_events(file, events, mark_of(inter, ekey), (*at, ekey), collected))
     for key in unknown_keys(inter, ("tool_uses", "tool_responses", "intermediate_responses", "invocation_events")):
         if inter[key] is not None:
             warn(file, mark_of(inter, key), (*at, key), f'unknown intermediate_data field "{key}" is not carried over')
     return calls
 
 
-def _events(file: str, events: list[Any], at: Path, collected: Collected) -> list[dict[str, Any]]:
+def _events(file: str, events: list[Any], where: tuple[int, int], at: Path,
+            collected: Collected) -> list[dict[str, Any]]:
     calls: list[dict[str, Any]] = []
     skipped: list[str] = []
     for event in events:
@@ -493,7 +494,7 @@ def _events(file: str, events: list[Any], at: Path, collected: Collected) -> lis
                 skipped.append("intermediate text")
     if skipped:
         kinds = " and ".join(sorted(set(skipped)))
-        collected.warnings.add(file, mark_of(events), at, f"invocation_events: {kinds} are not carried over; "
+        collected.warnings.add(file, where, at, f"invocation_events: {kinds} are not carried over; "
                                "only function calls become reference.toolCalls")
     return calls
 
