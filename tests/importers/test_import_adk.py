@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
 from pathlib import Path
 
+import pytest
 from importer_helpers import FIXTURES, judge, metric_names, pos, run, scenarios, steps, warnings_of
 
 from kubectl_testbench.integrations.importers import ImportInputError, ImportOptions, import_dataset
