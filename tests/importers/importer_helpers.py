@@ -74,3 +74,24 @@ def judge(name: str, definition: str, threshold: float | None = None) -> dict[st
     out["parameters"] = {"name": name, "definition": definition}
     return out
 
+
+
+def cli(*args: str, input: str | bytes | None = None) -> Any:
+    """``kubectl testbench ARGS`` in-process (as tests/conftest.py's run_cli), stdout and stderr apart."""
+    from click.testing import CliRunner
+
+    from kubectl_testbench.cli.main import cli as group
+
+    return CliRunner().invoke(group, list(args), input=input, prog_name="kubectl testbench")
+
+
+def process(*args: str, input: bytes | None = None, cwd: Path | None = None) -> Any:
+    """``python -m kubectl_testbench ARGS`` as a real process, importing this checkout."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return subprocess.run([sys.executable, "-m", "kubectl_testbench", *args], input=input, cwd=cwd or FIXTURES,
+                          capture_output=True, env=env, timeout=120, check=False)
