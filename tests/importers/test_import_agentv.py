@@ -226,3 +226,25 @@ def test_a_mapping_without_tests_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(ImportInputError) as err:
         import_dataset("agentv", [str(suite)], ImportOptions(name="x", agent="a"))
     assert err.value.message == "is not an AgentV eval suite: it has no tests (or evalcases)"
+
+
+def test_tests_from_a_referenced_case_file(tmp_path: Path) -> None:
+    (tmp_path / "cases.yaml").write_text("- id: a\n  input: Hi\n  expected_output: Hello\n", encoding="utf-8")
+    (tmp_path / "EVAL.yaml").write_text("assert:\n  - Is friendly\ntests: file://cases.yaml\n", encoding="utf-8")
+    result = run("agentv", str(tmp_path))
+    assert steps(result) == [{"input": "Hi", "reference": {"response": "Hello"},
+                              "metrics": [judge("rubric-1", "Is friendly"),
+                                          {"metricName": "AgentGoalAccuracyWithReference"}]}]
+
+
+def test_a_test_that_does_not_continue_its_conversation(tmp_path: Path) -> None:
+    (tmp_path / "EVAL.yaml").write_text(
+        "tests:\n"
+        "  - id: one\n    conversation_id: c\n    input: First\n"
+        "  - id: two\n    conversation_id: c\n    input:\n      - {role: user, content: Other}\n"
+        "      - {role: user, content: Second}\n", encoding="utf-8")
+    result = run("agentv", str(tmp_path))
+    assert [s["input"] for s in steps(result)] == ["First", "Other", "Second"]
+    assert [(w.line, w.message) for w in result.warnings] == [
+        (5, 'test "two" does not continue conversation "c": all its user messages become steps')]
+    assert metric_names(steps(result)[1]) == []  # earlier turns of a test only set the scene
