@@ -41,9 +41,11 @@ def test_shared_conversation_id_becomes_one_scenario() -> None:
     # debug-step-2 repeats the conversation so far: only its new user turn becomes a step
     assert steps(result, 1) == [
         {"input": "My function drops the last element. Can you help?",
+         "customValues": {"id": "debug-step-1"},
          "metrics": [judge("criteria", "Asks what output is expected")]},
         {"input": "For [1, 2, 3] I expect [1, 2, 3] but get [1, 2].",
          "reference": {"response": "Use range(len(items)) instead of range(len(items) - 1)."},
+         "customValues": {"id": "debug-step-2"},
          "metrics": [{"metricName": "AgentGoalAccuracyWithReference", "threshold": 0.9}]},
     ]
 
@@ -176,7 +178,7 @@ def test_jsonl_case_file() -> None:
         {"name": "greet", "steps": [{"input": "Hello!", "reference": {"response": "Hi! How can I help?"},
                                      "metrics": [judge("criteria", "Greets the user"),
                                                  {"metricName": "AgentGoalAccuracyWithReference"}]}]},
-        {"name": "smalltalk", "steps": [{"input": "Bye!",
+        {"name": "smalltalk", "steps": [{"input": "Bye!", "customValues": {"id": "bye"},
                                          "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]}]},
     ]
     assert warnings_of(result) == [(file, *pos(file, '"unknown_field"'),

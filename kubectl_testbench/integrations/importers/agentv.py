@@ -439,6 +439,10 @@ def _case(test: Any, parent: Any, index: int | None, at: Path, suite: _Suite,
 
     # metadata and unused vars are carried in customValues
     custom: dict[str, Any] = {}
+    if conversation is not None:
+        custom["id"] = tid  # the scenario is named after the conversation: keep which test a step came from
+    if is_text(test.get("description")):
+        custom["description"] = str(test["description"])
     metadata = test.get("metadata")
     if isinstance(metadata, dict):
         custom.update(plain(metadata))
