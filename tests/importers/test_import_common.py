@@ -160,3 +160,19 @@ def test_assert_valid_catches_an_invalid_experiment(tmp_path: Path) -> None:
     result = build_experiment(_collected("a"), ImportOptions(name="Not_A_Valid_Name", agent="y"))
     with pytest.raises(AssertionError):
         assert_valid(result.experiment)
+
+
+def test_docs_cover_every_mapping() -> None:
+    from kubectl_testbench.integrations.importers import adk, orloj, table
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "import.md").read_text(encoding="utf-8")
+    for criterion, _ in adk.describe_criteria():
+        assert f"`{criterion}" in docs, criterion
+    for names in table.COLUMNS.values():
+        for name in names:
+            assert f"`{name}`" in docs, name
+    for names in orloj.VARIANTS.values():
+        for name in names:
+            assert f"`{name}`" in docs, name
+    for fmt in FORMATS:
+        assert f"## {fmt}" in docs or f"/ {fmt}" in docs, fmt

@@ -201,6 +201,10 @@ def _dataset(file: str, doc: dict[str, Any], run_scoring: _Scoring | None, colle
     spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else doc
     assert isinstance(spec, dict)
     spec_path: Path = ("spec",) if spec is not doc else ()
+    if spec is not doc:
+        for key, value in doc.items():
+            if key not in ("apiVersion", "kind", "metadata", "spec", "status") and value is not None:
+                warn(file, mark_of(doc, key), (key,), f'unknown top-level field "{key}" is not carried over')
     _, description = get(spec, "description")
     if is_text(description):
         collected.add_description(str(description))
