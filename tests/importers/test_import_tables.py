@@ -187,3 +187,14 @@ def test_unreadable_parquet_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(ImportInputError) as err:
         import_dataset("parquet", [str(path)], ImportOptions(name="x", agent="a"))
     assert err.value.message.startswith("is not a readable parquet file")
+
+
+def test_csv_repeated_column_names_are_kept_apart(tmp_path: Path) -> None:
+    path = tmp_path / "dup.csv"
+    path.write_text("user_input,reference,reference\r\nhi,first,second\r\n", encoding="utf-8-sig")  # Excel style
+    result = run("csv", str(path))
+    assert steps(result) == [{"input": "hi", "reference": {"response": "first"},
+                              "customValues": {"reference.1": "second"},
+                              "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}]
+    assert [(w.line, w.col, w.message) for w in result.warnings] == [
+        (1, 3, 'column "reference.1" is kept in customValues; no metric reads it')]

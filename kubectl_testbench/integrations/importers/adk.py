@@ -128,9 +128,10 @@ def read(paths: tuple[str, ...], options: ImportOptions) -> Collected:
     configs: dict[str, Criteria] = {}
     for path in files:
         file = display_name(path)
-        directory = os.path.dirname(os.path.abspath(path)) if path != "-" else os.getcwd()
+        config = CONFIG_FILE if path == "-" else os.path.join(os.path.dirname(path), CONFIG_FILE)
+        directory = os.path.dirname(os.path.abspath(config))
         if directory not in configs:
-            configs[directory] = _criteria(directory, collected, options)
+            configs[directory] = _criteria(config, collected, options)
         collected.sources.append(file)
         collected.warnings.file_seen(file)
         data = load_documents(path, collected.warnings, options.limits)[0].data
@@ -149,11 +150,11 @@ def _stem(path: str) -> str:
 # --- test_config.json ---------------------------------------------------------------------------------------
 
 
-def _criteria(directory: str, collected: Collected, options: ImportOptions) -> Criteria:
-    path = os.path.join(directory, CONFIG_FILE)
+def _criteria(path: str, collected: Collected, options: ImportOptions) -> Criteria:
+    """The criteria of ``path`` (a test_config.json, named as the user named its eval file), or ADK's defaults."""
     if not os.path.isfile(path):
         return Criteria(None, [Criterion(k, v, Origin("")) for k, v in DEFAULT_CRITERIA.items()])
-    file = _nice(path)
+    file = path
     data = load_documents(path, collected.warnings, options.limits)[0].data
     warn = collected.warnings.add
     if not isinstance(data, dict):
@@ -177,11 +178,6 @@ def _criteria(directory: str, collected: Collected, options: ImportOptions) -> C
     elif criteria is not None:
         warn(file, mark_of(data, ckey), (ckey,), "criteria must be an object of metric names")
     return Criteria(file, items)
-
-
-def _nice(path: str) -> str:
-    rel = os.path.relpath(path)
-    return rel if not rel.startswith("..") else path
 
 
 def _criterion(file: str, ckey: str, criteria: dict[str, Any], name: str, value: Any,

@@ -49,7 +49,7 @@ def read_table(path: str, options: ImportOptions) -> Table:
             if not record or all(not cell.strip() for cell in record):
                 continue
             if header is None:
-                header = [(name.strip(), start, i + 1) for i, name in enumerate(record)]
+                header = _header(record, start)
                 continue
             row = Row(len(rows) + 1, start, 1)
             for i, value in enumerate(record):
@@ -64,3 +64,18 @@ def read_table(path: str, options: ImportOptions) -> Table:
     if header is None:
         raise ImportInputError(file, "is empty: expected a header line with user_input, reference, ...")
     return Table(file, stem_of(path), header, rows)
+
+
+def _header(record: list[str], line: int) -> list[tuple[str, int, int]]:
+    """Column names with their positions; a repeated name gets a suffix (``reference.1``), as pandas does."""
+    seen: dict[str, int] = {}
+    out = []
+    for i, raw in enumerate(record):
+        name = raw.strip()
+        if name in seen:
+            seen[name] += 1
+            name = f"{name}.{seen[name]}"
+        else:
+            seen[name] = 0
+        out.append((name, line, i + 1))
+    return out
