@@ -250,3 +250,19 @@ def test_a_test_that_does_not_continue_its_conversation(tmp_path: Path) -> None:
     assert [(w.line, w.message) for w in result.warnings] == [
         (5, 'test "two" does not continue conversation "c": all its user messages become steps')]
     assert metric_names(steps(result)[1]) == []  # earlier turns of a test only set the scene
+
+
+def test_suite_level_problems_are_reported_once(tmp_path: Path) -> None:
+    (tmp_path / "EVAL.yaml").write_text(
+        "prompts: [\"A {{ q }}\", \"B {{ q }}\"]\n"
+        "assert:\n  - type: regex\n    value: x\n"
+        "tests:\n  - id: one\n    vars: {q: '1'}\n    extra: 1\n  - id: two\n    vars: {q: '2'}\n", encoding="utf-8")
+    result = run("agentv", str(tmp_path))
+    assert [s["name"] for s in scenarios(result)] == ["one [prompt-1]", "one [prompt-2]", "two [prompt-1]",
+                                                      "two [prompt-2]"]
+    assert [(w.line, w.message) for w in result.warnings] == [
+        (1, "Promptfoo-style AgentV suite (prompts/providers/vars): prompts are rendered with each test's vars into "
+            "the step input; providers, file:// prompts and template filters are not supported"),
+        (3, 'assertion "regex" is not carried over: no RAGAS metric does what it checks'),
+        (8, 'unknown test field "extra" is not carried over'),
+    ]

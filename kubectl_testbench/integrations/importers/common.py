@@ -188,24 +188,32 @@ class ScenarioSpec:
 
 
 class Warnings:
-    """Collects :class:`ImportWarning` in a stable order: input files as given, then line and column."""
+    """Collects :class:`ImportWarning` in a stable order: input files as given, then line and column.
+
+    A warning found again (a suite-level assertion read once per test, a test read once per prompt) is kept once.
+    """
 
     def __init__(self) -> None:
         self.items: list[ImportWarning] = []
         self._rank: dict[str, int] = {}
+        self._seen: set[ImportWarning] = set()
 
     def file_seen(self, file: str) -> None:
         self._rank.setdefault(file, len(self._rank))
 
     def add(self, file: str, mark: Mark | None, path: Sequence[PathSegment] | str, message: str) -> None:
-        self.file_seen(file)
         line, col = mark if mark else (0, 0)
         where = path if isinstance(path, str) else field_path(path)
-        self.items.append(ImportWarning(file, line, col, where, message))
+        self._keep(ImportWarning(file, line, col, where, message))
 
     def at(self, origin: Origin, message: str) -> None:
-        self.file_seen(origin.file)
-        self.items.append(ImportWarning(origin.file, origin.line, origin.col, origin.field, message))
+        self._keep(ImportWarning(origin.file, origin.line, origin.col, origin.field, message))
+
+    def _keep(self, warning: ImportWarning) -> None:
+        self.file_seen(warning.file)
+        if warning not in self._seen:
+            self._seen.add(warning)
+            self.items.append(warning)
 
     def sorted(self) -> list[ImportWarning]:
         rank = self._rank
