@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "compare": ("kubectl_testbench.cli.results", "compare", "Compare two evaluation runs of the same dataset."),
     "crd": ("kubectl_testbench.cli.crd", "crd", "Print the Experiment CRD generated from the models."),
     "explain": ("kubectl_testbench.cli.explain", "explain", "Describe an Experiment field, like kubectl explain."),
+    "import": ("kubectl_testbench.cli.import_", "import_cmd", "Convert other agent-eval datasets into an Experiment."),
     "init": ("kubectl_testbench.cli.init", "init", "Write a valid starter Experiment."),
     "install": ("kubectl_testbench.cli.install", "install", "Print the install manifest: CRD, templates, dashboard."),
     "render": ("kubectl_testbench.cli.render", "render", "Compile Experiments into Testkube manifests."),

@@ -1,0 +1,174 @@
+"""``kubectl testbench import``: other agent-evaluation datasets → one Experiment."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import click
+
+from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, limits_from, limits_options
+
+FORMAT_NAMES = ("adk", "agentv", "csv", "json", "orloj", "parquet")
+"""The keys of ``integrations.importers.FORMATS`` (kept here so that --help imports nothing heavy)."""
+
+_COVERED_BY_IMPORTER = frozenset({"semantic/metric-reference"})
+"""Validator findings the importer already reports at their source position."""
+_INLINE_ONLY = frozenset({"semantic/inline-size", "semantic/inline-size-near"})
+"""Findings about the ConfigMap that an S3/URL dataset never becomes."""
+
+
+@click.command("import")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--from", "source_format", required=True, type=click.Choice(FORMAT_NAMES),
+              help="Format of the input: adk (EvalSet, *.test.json), agentv (EVAL.yaml), orloj (EvalDataset), "
+                   "csv, json or parquet (tables of RAGAS rows).")
+@click.option("--name", required=True, help="Name of the Experiment (metadata.name).")
+@click.option("--agent", required=True, help="Name of the Agent to evaluate (spec.agentRef.name).")
+@click.option("--agent-namespace", default=None, help="Namespace of the Agent (default: the Experiment's).")
+@click.option("-n", "--namespace", default=None, help="Namespace of the Experiment.")
+@click.option("--gateway", default=None, help="AiGateway for the LLM judge (spec.aiGatewayRef.name).")
+@click.option("--gateway-namespace", default=None, help="Namespace of the AiGateway.")
+@click.option("--judge-model", default=None,
+              help="LLM judge model (llmAsAJudgeModel). Default: the source's judge model, else gemini-2.5-flash-lite.")
+@click.option("--default-threshold", type=click.FloatRange(0, 1), default=None,
+              help="defaultThreshold of the dataset (overrides the source's).")
+@click.option("--metric", "metrics", multiple=True, metavar="NAME[=THRESHOLD]",
+              help="Score every step with these RAGAS metrics instead of the ones derived from the source "
+                   "(repeatable).")
+@click.option("-o", "--output", "output_format", type=click.Choice(("yaml", "json")), default="yaml",
+              show_default=True, help="Format of the Experiment.")
+@click.option("--output-file", type=click.Path(dir_okay=False), default=None,
+              help="Write the Experiment to this file (atomically) instead of stdout.")
+@click.option("--dataset-out", type=click.Path(dir_okay=False), default=None, metavar="FILE.json",
+              help="Write the dataset as the experiment.json the run phase reads (to upload to S3 or a web "
+                   "server); the Experiment then references it (needs --s3-bucket or --dataset-url).")
+@click.option("--s3-bucket", default=None, help="With --dataset-out: the bucket it will be uploaded to "
+                                                "(spec.dataset.s3.bucket).")
+@click.option("--s3-key", default=None, help="With --s3-bucket: the object key (default: the file name of "
+                                             "--dataset-out).")
+@click.option("--dataset-url", default=None, help="With --dataset-out: the http(s) URL it will be served from "
+                                                  "(spec.dataset.url).")
+@click.option("--strict", is_flag=True, help="Treat warnings as failures: exit 1 and write nothing.")
+@limits_options
+def import_cmd(paths: tuple[str, ...], source_format: str, name: str, agent: str, agent_namespace: str | None,
+               namespace: str | None, gateway: str | None, gateway_namespace: str | None, judge_model: str | None,
+               default_threshold: float | None, metrics: tuple[str, ...], output_format: str,
+               output_file: str | None, dataset_out: str | None, s3_bucket: str | None, s3_key: str | None,
+               dataset_url: str | None, strict: bool, max_file_mib: int, max_depth: int) -> int:
+    """Convert other agent-evaluation datasets into one Experiment with an inline dataset.
+
+    PATH is a file, a directory (searched recursively for the format's files) or - for stdin. Every field
+    that cannot be carried over is reported on stderr with its file:line:col; the Experiment is validated
+    before anything is written. See docs/import.md for the mapping of each format.
+
+    Exit codes: 0 written, 1 the result is invalid (or has warnings with --strict), 2 unreadable or
+    unsupported input, or a usage error.
+    """
+    from kubectl_testbench.integrations.importers import ImportInputError, ImportOptions, import_dataset
+    from kubectl_testbench.integrations.importers.common import MetricSpec, external_experiment, parse_metric_option
+
+    key = _check_destination(dataset_out, s3_bucket, s3_key, dataset_url, output_file)
+    chosen: list[MetricSpec] = []
+    for text in metrics:
+        try:
+            chosen.append(parse_metric_option(text))
+        except ValueError as err:
+            fail(f"--metric {err}")
+    options = ImportOptions(name=name, agent=agent, agent_namespace=agent_namespace, namespace=namespace,
+                            gateway=gateway, gateway_namespace=gateway_namespace, judge_model=judge_model,
+                            default_threshold=default_threshold, metrics=tuple(chosen),
+                            limits=limits_from(max_file_mib, max_depth))
+    try:
+        result = import_dataset(source_format, paths, options)
+    except ImportInputError as err:
+        fail(str(err), EXIT_USAGE)
+    for warning in result.warnings:
+        click.echo(warning.text(), err=True)
+
+    experiment = result.experiment
+    if dataset_out is not None:
+        experiment = (external_experiment(experiment, url=dataset_url) if dataset_url is not None
+                      else external_experiment(experiment, bucket=s3_bucket, key=key))
+    text = _render(experiment, output_format)
+    findings = _validate(result.experiment, experiment, text, output_format, output_file, dataset_out is not None)
+    errors = [d for d in findings if d.severity.value == "error"]
+    warnings = [d for d in findings if d.severity.value != "error"]
+    from kubectl_testbench.validate.report import text_line
+
+    for d in [*errors, *warnings]:
+        click.echo(text_line(d).rstrip("\n"), err=True)
+    summary = _summary(result.scenario_count, result.step_count, len(result.sources),
+                       len(result.warnings) + len(warnings))
+    if errors:
+        fail(f"the imported Experiment is invalid; nothing was written ({summary})", EXIT_FINDINGS)
+    if strict and (result.warnings or warnings):
+        fail(f"--strict: warnings count as failures; nothing was written ({summary})", EXIT_FINDINGS)
+
+    from kubectl_testbench.cli.output import emit
+    from kubectl_testbench.emit.files import write_atomic
+
+    if dataset_out is not None:
+        from kubectl_testbench.render.dataset import experiment_json
+
+        try:
+            write_atomic(dataset_out, experiment_json(result.inline) + "\n")
+        except OSError as err:
+            fail(f"cannot write {dataset_out}: {err.strerror or err}", EXIT_FINDINGS)
+    emit(text, output_file)
+    click.echo(f"imported {summary}", err=True)
+    return EXIT_OK
+
+
+def _check_destination(dataset_out: str | None, bucket: str | None, key: str | None, url: str | None,
+                       output_file: str | None) -> str | None:
+    """Usage errors in the dataset destination options; the S3 key to use."""
+    if dataset_out is None:
+        given = [flag for flag, value in (("--s3-bucket", bucket), ("--s3-key", key), ("--dataset-url", url))
+                 if value is not None]
+        if given:
+            fail(f"{', '.join(given)} describe where --dataset-out is uploaded: add --dataset-out FILE.json")
+        return None
+    if url is not None and (bucket is not None or key is not None):
+        fail("--dataset-url and --s3-bucket/--s3-key are alternatives: give one of them")
+    if url is None and bucket is None:
+        fail("--dataset-out needs --s3-bucket BUCKET [--s3-key KEY] or --dataset-url URL: the Experiment must say "
+             "where the file will be uploaded")
+    if output_file is not None and os.path.abspath(output_file) == os.path.abspath(dataset_out):
+        fail("--dataset-out and --output-file name the same file")
+    return key if key is not None else os.path.basename(dataset_out)
+
+
+def _render(experiment: dict[str, Any], output_format: str) -> str:
+    if output_format == "json":
+        import json
+
+        return json.dumps(experiment, indent=2, ensure_ascii=False) + "\n"
+    from kubectl_testbench.emit.yamlout import dump
+    from kubectl_testbench.starter import SCHEMA_COMMENT
+
+    return SCHEMA_COMMENT + dump(experiment)
+
+
+def _validate(inline: dict[str, Any], written: dict[str, Any], text: str, output_format: str,
+              output_file: str | None, external: bool) -> list[Any]:
+    """Findings on the Experiment as written; with an external dataset, also on its content (as if inline)."""
+    from dataclasses import replace
+
+    from kubectl_testbench.validate.engine import validate_text
+
+    label = output_file or "<import>"
+    found = [d for d in validate_text(text, label).diagnostics if d.rule not in _COVERED_BY_IMPORTER]
+    if external:
+        dataset = validate_text(_render(inline, output_format), f"{label} (dataset)").diagnostics
+        found.extend(d for d in dataset if d.rule not in _COVERED_BY_IMPORTER | _INLINE_ONLY
+                     and d.path.startswith("spec.dataset"))
+    return [replace(d, hint="write the dataset to a file for S3 instead: --dataset-out FILE.json --s3-bucket BUCKET")
+            if d.rule == "semantic/inline-size" else d for d in found]
+
+
+def _summary(scenarios: int, steps: int, files: int, warnings: int) -> str:
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}{'' if count == 1 else 's'}"
+
+    return f"{n(scenarios, 'scenario')} ({n(steps, 'step')}) from {n(files, 'file')}, {n(warnings, 'warning')}"

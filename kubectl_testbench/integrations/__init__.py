@@ -1,0 +1,1 @@
+"""Bridges to other tools: importers of foreign evaluation datasets (and, later, GitOps plugins)."""

@@ -1,0 +1,196 @@
+"""``kubectl testbench import``: output, exit codes, nothing written on error, atomic files, --dataset-out."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from importer_helpers import FIXTURES, cli, process
+
+from kubectl_testbench.integrations.importers import ImportOptions, import_dataset
+from kubectl_testbench.render.dataset import experiment_json
+from kubectl_testbench.starter import SCHEMA_COMMENT
+
+BASE = ("import", "--name", "triage", "--agent", "support")
+TRIAGE = "orloj/triage-dataset.yaml"
+
+
+def library(fmt: str, *paths: str, **options: str) -> dict[str, object]:
+    experiment: dict[str, object] = import_dataset(
+        fmt, list(paths), ImportOptions(name="triage", agent="support", **options)).experiment  # type: ignore[arg-type]
+    return experiment
+
+
+def test_yaml_on_stdout_warnings_and_summary_on_stderr() -> None:
+    result = cli(*BASE, "--from", "orloj", TRIAGE)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(SCHEMA_COMMENT)
+    assert yaml.safe_load(result.stdout) == library("orloj", TRIAGE)
+    assert result.stderr.splitlines() == [
+        "orloj/triage-dataset.yaml:19:9: warning: expected.output_not_contains is not carried over: no RAGAS metric "
+        "checks that a text is absent (spec.samples[1].expected.output_not_contains)",
+        'orloj/triage-dataset.yaml:27:3: warning: EvalRun "triage-eval-llm": system is not carried over (the '
+        "Experiment evaluates the agent given with --agent) (spec.system)",
+        'orloj/triage-dataset.yaml:30:5: warning: EvalRun "triage-eval-llm": model_ref "gpt-4o-judge" names an Orloj '
+        "ModelEndpoint, not a model: set the judge model with --judge-model (spec.scoring.model_ref)",
+        'orloj/triage-dataset.yaml:32:3: warning: EvalRun "triage-eval-llm": concurrency is not carried over (not an '
+        "Experiment setting) (spec.concurrency)",
+        "imported 2 scenarios (2 steps) from 1 file, 4 warnings",
+    ]
+
+
+def test_json_output_and_options() -> None:
+    result = cli(*BASE, "--from", "csv", "csv/v01.csv", "-o", "json", "-n", "evals", "--agent-namespace", "agents",
+                 "--judge-model", "gpt-4o-mini", "--default-threshold", "0.7", "--metric", "Faithfulness=0.8",
+                 "--metric", "FactualCorrectness")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["metadata"]["namespace"] == "evals"
+    assert doc["spec"]["agentRef"] == {"name": "support", "namespace": "agents"}
+    inline = doc["spec"]["dataset"]["inline"]
+    assert (inline["llmAsAJudgeModel"], inline["defaultThreshold"]) == ("gpt-4o-mini", 0.7)
+    assert inline["scenarios"][0]["steps"][0]["metrics"] == [{"metricName": "Faithfulness", "threshold": 0.8},
+                                                             {"metricName": "FactualCorrectness"}]
+
+
+def test_output_file_is_written_atomically(tmp_path: Path) -> None:
+    target = tmp_path / "triage.yaml"
+    target.write_text("old content\n", encoding="utf-8")
+    result = cli(*BASE, "--from", "orloj", TRIAGE, "--output-file", str(target))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    assert yaml.safe_load(target.read_text(encoding="utf-8")) == library("orloj", TRIAGE)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["triage.yaml"]  # no temporary file left behind
+
+
+def test_invalid_result_exits_1_and_writes_nothing(tmp_path: Path) -> None:
+    target = tmp_path / "out.yaml"
+    target.write_text("old content\n", encoding="utf-8")
+    dataset = tmp_path / "experiment.json"
+    result = cli("import", "--from", "orloj", TRIAGE, "--name", "Not_Valid", "--agent", "support",
+                 "--output-file", str(target), "--dataset-out", str(dataset), "--s3-bucket", "datasets")
+    assert result.exit_code == 1
+    assert "error[metadata" in result.stderr or "error[schema" in result.stderr
+    assert result.stderr.rstrip().endswith("error: the imported Experiment is invalid; nothing was written "
+                                           "(2 scenarios (2 steps) from 1 file, 4 warnings)")
+    assert target.read_text(encoding="utf-8") == "old content\n"
+    assert not dataset.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.yaml"]
+
+
+def test_dataset_out_with_s3(tmp_path: Path) -> None:
+    dataset = tmp_path / "triage.json"
+    result = cli(*BASE, "--from", "orloj", TRIAGE, "--dataset-out", str(dataset), "--s3-bucket", "datasets")
+    assert result.exit_code == 0, result.stderr
+    inline = library("orloj", TRIAGE)["spec"]["dataset"]["inline"]  # type: ignore[index]
+    assert dataset.read_text(encoding="utf-8") == experiment_json(inline) + "\n"
+    doc = yaml.safe_load(result.stdout)
+    assert doc["spec"]["dataset"] == {"s3": {"bucket": "datasets", "key": "triage.json"}}
+    assert json.loads(dataset.read_text(encoding="utf-8"))["scenarios"][0]["steps"][0]["metrics"][1] == \
+        {"metric_name": "StringPresence"}
+
+
+def test_dataset_out_with_s3_key_or_url(tmp_path: Path) -> None:
+    dataset = tmp_path / "d.json"
+    result = cli(*BASE, "--from", "orloj", TRIAGE, "--dataset-out", str(dataset), "--s3-bucket", "datasets",
+                 "--s3-key", "triage/experiment.json")
+    assert yaml.safe_load(result.stdout)["spec"]["dataset"] == {"s3": {"bucket": "datasets",
+                                                                       "key": "triage/experiment.json"}}
+    result = cli(*BASE, "--from", "orloj", TRIAGE, "--dataset-out", str(dataset), "--dataset-url",
+                 "https://example.com/triage.json")
+    assert result.exit_code == 0, result.stderr
+    assert yaml.safe_load(result.stdout)["spec"]["dataset"] == {"url": "https://example.com/triage.json"}
+
+
+def test_a_dataset_too_large_for_a_configmap_needs_dataset_out(tmp_path: Path) -> None:
+    table = tmp_path / "big.csv"
+    rows = "".join(f"question {i},{'x' * 2000}\n" for i in range(600))
+    table.write_text("user_input,reference\n" + rows, encoding="utf-8")
+    result = cli(*BASE, "--from", "csv", str(table))
+    assert result.exit_code == 1
+    assert "error[semantic/inline-size]" in result.stderr
+    assert "hint: write the dataset to a file for S3 instead: --dataset-out FILE.json --s3-bucket BUCKET" in \
+        result.stderr
+    out = tmp_path / "big.json"
+    result = cli(*BASE, "--from", "csv", str(table), "--dataset-out", str(out), "--s3-bucket", "datasets")
+    assert result.exit_code == 0, result.stderr
+    assert len(json.loads(out.read_text(encoding="utf-8"))["scenarios"]) == 600
+
+
+def test_strict_turns_warnings_into_failures(tmp_path: Path) -> None:
+    target = tmp_path / "out.yaml"
+    result = cli(*BASE, "--from", "orloj", TRIAGE, "--strict", "--output-file", str(target))
+    assert result.exit_code == 1
+    assert result.stderr.rstrip().endswith("error: --strict: warnings count as failures; nothing was written "
+                                           "(2 scenarios (2 steps) from 1 file, 4 warnings)")
+    assert not target.exists()
+    result = cli(*BASE, "--from", "json", "json/split.json", "--strict")  # nothing to report
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == "imported 1 scenario (1 step) from 1 file, 0 warnings\n"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--dataset-out", "x.json"), "--dataset-out needs --s3-bucket BUCKET [--s3-key KEY] or --dataset-url URL"),
+    (("--s3-bucket", "b"), "--s3-bucket describe where --dataset-out is uploaded: add --dataset-out FILE.json"),
+    (("--dataset-out", "x.json", "--s3-bucket", "b", "--dataset-url", "https://e.com/x.json"),
+     "--dataset-url and --s3-bucket/--s3-key are alternatives"),
+    (("--dataset-out", "x.json", "--s3-bucket", "b", "--output-file", "x.json"),
+     "--dataset-out and --output-file name the same file"),
+    (("--metric", "Nope"), '--metric "Nope" is not a RAGAS metric'),
+])
+def test_usage_errors_exit_2(args: tuple[str, ...], message: str) -> None:
+    result = cli(*BASE, "--from", "orloj", TRIAGE, *args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {message}")
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize(("fmt", "path", "message"), [
+    ("orloj", "missing.yaml", "error: missing.yaml: no such file or directory"),
+    ("adk", "csv/v01.csv", "error: csv/v01.csv: is not an ADK EvalSet or legacy eval array"),
+    ("agentv", "csv/v01.csv", "error: csv/v01.csv: is not an AgentV eval suite"),
+    ("json", "csv", "error: csv: no JSON files under this directory (looked for *.json, *.jsonl, *.ndjson)"),
+    ("orloj", "json/split.json", "error: json/split.json: no Orloj EvalDataset in the input"),
+])
+def test_unreadable_or_unsupported_input_exits_2(tmp_path: Path, fmt: str, path: str, message: str) -> None:
+    target = tmp_path / "out.yaml"
+    result = cli(*BASE, "--from", fmt, path, "--output-file", str(target))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(message)
+    assert not target.exists()
+
+
+def test_missing_pyarrow_is_one_line_naming_the_extra(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = tmp_path / "rows.parquet"
+    path.write_bytes(b"PAR1")
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    result = cli(*BASE, "--from", "parquet", str(path))
+    assert result.exit_code == 2
+    assert result.stderr == "error: reading parquet needs pyarrow: pip install 'kubectl-testbench[parquet]'\n"
+
+
+def test_help_lists_the_command_and_missing_options_are_usage_errors() -> None:
+    assert "import    Convert other agent-eval datasets into an Experiment." in cli("--help").stdout
+    result = cli("import", "--from", "csv", "csv/v01.csv", "--agent", "a")
+    assert result.exit_code == 2
+    assert "Missing option '--name'" in result.stderr
+
+
+def test_real_process_reads_stdin_and_its_output_validates() -> None:
+    table = (FIXTURES / "csv/multiturn.csv").read_bytes()
+    imported = process("import", "--from", "csv", "-", "--name", "multi", "--agent", "a", input=table)
+    assert imported.returncode == 0, imported.stderr
+    assert b"<stdin>:4:1: warning: scenario \"booking\" repeats a step number" in imported.stderr
+    assert b"Traceback" not in imported.stderr
+    validated = process("validate", "-", input=imported.stdout)
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+
+
+def test_real_process_exit_codes() -> None:
+    assert process("import", "--from", "csv", "nope.csv", "--name", "x", "--agent", "a").returncode == 2
+    bad = process("import", "--from", "csv", "csv/v01.csv", "--name", "Bad_Name", "--agent", "a")
+    assert bad.returncode == 1
+    assert bad.stdout == b""
