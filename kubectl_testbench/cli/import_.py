@@ -55,7 +55,8 @@ def import_cmd(paths: tuple[str, ...], source_format: str, name: str, agent: str
                namespace: str | None, gateway: str | None, gateway_namespace: str | None, judge_model: str | None,
                default_threshold: float | None, metrics: tuple[str, ...], output_format: str,
                output_file: str | None, dataset_out: str | None, s3_bucket: str | None, s3_key: str | None,
-               dataset_url: str | None, strict: bool, max_file_mib: int, max_depth: int) -> int:
+               dataset_url: str | None, strict: bool, max_file_mib: int, max_depth: int,
+               max_nodes: int) -> int:
     """Convert other agent-evaluation datasets into one Experiment with an inline dataset.
 
     PATH is a file, a directory (searched recursively for the format's files) or - for stdin. Every field
@@ -78,7 +79,7 @@ def import_cmd(paths: tuple[str, ...], source_format: str, name: str, agent: str
     options = ImportOptions(name=name, agent=agent, agent_namespace=agent_namespace, namespace=namespace,
                             gateway=gateway, gateway_namespace=gateway_namespace, judge_model=judge_model,
                             default_threshold=default_threshold, metrics=tuple(chosen),
-                            limits=limits_from(max_file_mib, max_depth))
+                            limits=limits_from(max_file_mib, max_depth, max_nodes))
     try:
         result = import_dataset(source_format, paths, options)
     except ImportInputError as err:

@@ -31,18 +31,29 @@ def run(fmt: str, *paths: str, **options: Any) -> Any:
 
 
 def assert_valid(experiment: dict[str, Any]) -> None:
-    """Zero validation errors, the pydantic model accepts it, and the run phase's experiment.json renders."""
+    """Zero validation errors, the pydantic model accepts it, it renders to Testkube-schema-valid manifests,
+    and the run phase's experiment.json renders."""
     import json
 
     from kubectl_testbench.emit.yamlout import dump
     from kubectl_testbench.model.experiment import Experiment
+    from kubectl_testbench.render.compile import render_experiment
     from kubectl_testbench.render.dataset import experiment_json
-    from kubectl_testbench.validate.engine import validate_text
+    from kubectl_testbench.render.settings import Flags
+    from kubectl_testbench.validate.engine import Options, validate_text
+    from tests.conftest import TESTKUBE_CRDS
 
-    diagnostics = validate_text(dump(experiment), "imported.yaml").diagnostics
-    errors = [f"{d.rule} {d.path}: {d.message}" for d in diagnostics if d.severity.value == "error"]
+    result = validate_text(dump(experiment), "imported.yaml", Options(keep_experiments=True))
+    errors = [f"{d.rule} {d.path}: {d.message}" for d in result.diagnostics if d.severity.value == "error"]
     assert errors == []
     Experiment.model_validate(experiment)
+    rendered = render_experiment(result.experiments[0].data, Flags())
+    assert [o["kind"] for o in rendered][-1] == "TestWorkflow" or rendered[-1]["kind"] == "TestTrigger"
+    if TESTKUBE_CRDS.exists():
+        from tests.render.test_testkube_schema import problems
+
+        for obj in rendered:
+            assert problems(obj) == []
     inline = experiment["spec"]["dataset"]["inline"]
     document = json.loads(experiment_json(inline))
     assert [s["name"] for s in document["scenarios"]] == [s["name"] for s in inline["scenarios"]]
