@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any
@@ -157,7 +158,9 @@ def _environment() -> Any:
 
         if CELParser.CEL_PARSER is None:
             CELParser.CEL_PARSER = _cached_parser()
+        limit = sys.getrecursionlimit()
         _ENV = celpy.Environment()
+        sys.setrecursionlimit(limit)  # celpy raises it process-wide; our rules are shallow
     return _ENV
 
 

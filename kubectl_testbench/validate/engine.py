@@ -163,6 +163,13 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
         result.diagnostics.extend(check_defaults_document(data, path))
         result.counts.skipped += 1
         return
+    if kind == KIND and not group:
+        _add(result, "kind/api-version", path, locate(data, ("kind",)) or (start_line + 1, 1), ("apiVersion",),
+             "Experiment without apiVersion: kubectl rejects it", f"add apiVersion: {API_VERSION}",
+             obj=_object_ref(data))
+        result.counts.experiments += 1
+        result.counts.invalid += 1
+        return
     if kind != KIND or group != GROUP:
         if group == GROUP:
             _add(result, "kind/api-version", path, locate(data, ("kind",)) or (start_line + 1, 1), ("kind",),

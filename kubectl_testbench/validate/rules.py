@@ -83,6 +83,7 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("cel/error", E, "A CEL validation rule could not be evaluated on this value."),
     ("cel/not-evaluated", N, "CEL rules were not checked because the object has blocking schema errors."),
     # semantic: what the API server cannot check but the run depends on
+    ("semantic/spec-missing", E, "The Experiment has no spec: the API server accepts it, but there is nothing to run."),
     ("semantic/cron", E, "The cron expression does not parse (5 fields: minute hour day-of-month month day-of-week)."),
     ("semantic/timezone", E, "The timezone is not an IANA zone; Testkube would silently ignore it."),
     ("semantic/dataset-format", E, "The s3 key or url does not name a dataset file the setup phase reads."),

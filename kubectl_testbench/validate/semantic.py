@@ -73,6 +73,14 @@ def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+@check("semantic/spec-missing")
+def spec_present(doc: dict[str, Any], report: Report) -> None:
+    """The CRD (like upstream's) does not require spec, but an Experiment without one cannot run."""
+    if not isinstance(doc.get("spec"), dict):
+        report("semantic/spec-missing", (), "the Experiment has no spec: there is no agent and no dataset to "
+               "evaluate", "add spec.agentRef and spec.dataset (kubectl testbench init writes a starter)")
+
+
 # --- schedule --------------------------------------------------------------------------------------
 
 

@@ -50,7 +50,7 @@ def assert_valid(experiment: dict[str, Any]) -> None:
     rendered = render_experiment(result.experiments[0].data, Flags())
     assert [o["kind"] for o in rendered][-1] == "TestWorkflow" or rendered[-1]["kind"] == "TestTrigger"
     if TESTKUBE_CRDS.exists():
-        from tests.render.test_testkube_schema import problems
+        from tests.testkube_schema import problems
 
         for obj in rendered:
             assert problems(obj) == []

@@ -78,3 +78,10 @@ def test_validated_experiment_is_kept_for_render_with_nulls_pruned() -> None:
     result = validate_text(text, "t.yaml", Options(keep_experiments=True))
     [exp] = result.experiments
     assert "trigger" not in exp.data["spec"] and exp.line == 1 and type(exp.data) is dict
+
+
+def test_an_experiment_without_api_version_is_an_error_not_skipped() -> None:
+    text = VALID.replace("apiVersion: testbench.agentic-layer.ai/v1alpha1\n", "")
+    result = validate_text(text, "t.yaml")
+    assert [(d.rule, d.path, d.line) for d in result.diagnostics] == [("kind/api-version", "apiVersion", 1)]
+    assert (result.counts.invalid, result.counts.skipped) == (1, 0)

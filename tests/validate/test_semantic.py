@@ -98,3 +98,8 @@ def test_semantic_env_shadowed_by_the_evaluate_step() -> None:
     text = VALID.replace("  dataset:", "  env:\n    - name: OPENAI_API_KEY\n      valueFrom:\n"
                          "        secretKeyRef: {name: judge, key: key}\n  dataset:")
     assert findings(text) == [("semantic/env-shadowed", "spec.env[0].name")]
+
+
+def test_semantic_spec_missing() -> None:
+    text = VALID.split("spec:")[0]
+    assert findings(text) == [("semantic/spec-missing", "")]
