@@ -14,20 +14,15 @@ from kubectl_testbench.integrations.importers.common import (
     expand_inputs,
     read_input_text,
 )
-from kubectl_testbench.integrations.importers.table import Cell, Row, Table, add_table, stem_of
+from kubectl_testbench.integrations.importers.table import Cell, Row, Table, collect_tables, stem_of
 
 PATTERNS = ("*.csv", "*.tsv")
 _DELIMITERS = (",", ";", "\t", "|")
 
 
 def read(paths: tuple[str, ...], options: ImportOptions) -> Collected:
-    collected = Collected("csv")
-    for path in expand_inputs(paths, PATTERNS, "CSV files"):
-        file = display_name(path)
-        collected.sources.append(file)
-        collected.warnings.file_seen(file)
-        add_table(read_table(path, options), collected)
-    return collected
+    return collect_tables("csv", expand_inputs(paths, PATTERNS, "CSV files"),
+                          lambda path, _: read_table(path, options))
 
 
 def read_table(path: str, options: ImportOptions) -> Table:

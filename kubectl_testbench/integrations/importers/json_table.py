@@ -21,20 +21,15 @@ from kubectl_testbench.integrations.importers.common import (
     read_input_text,
     value_mark,
 )
-from kubectl_testbench.integrations.importers.table import Cell, Row, Table, add_table, stem_of
+from kubectl_testbench.integrations.importers.table import Cell, Row, Table, collect_tables, stem_of
 from kubectl_testbench.load.positions import PosDict
 
 PATTERNS = ("*.json", "*.jsonl", "*.ndjson")
 
 
 def read(paths: tuple[str, ...], options: ImportOptions) -> Collected:
-    collected = Collected("json")
-    for path in expand_inputs(paths, PATTERNS, "JSON files"):
-        file = display_name(path)
-        collected.sources.append(file)
-        collected.warnings.file_seen(file)
-        add_table(read_table(path, options, collected), collected)
-    return collected
+    return collect_tables("json", expand_inputs(paths, PATTERNS, "JSON files"),
+                          lambda path, collected: read_table(path, options, collected))
 
 
 def read_table(path: str, options: ImportOptions, collected: Collected) -> Table:

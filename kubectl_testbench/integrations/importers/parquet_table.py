@@ -15,7 +15,7 @@ from kubectl_testbench.integrations.importers.common import (
     expand_inputs,
     read_input_bytes,
 )
-from kubectl_testbench.integrations.importers.table import Cell, Row, Table, add_table, stem_of
+from kubectl_testbench.integrations.importers.table import Cell, Row, Table, collect_tables, stem_of
 
 PATTERNS = ("*.parquet", "*.pq")
 EXTRA_HINT = "reading parquet needs pyarrow: pip install 'kubectl-testbench[parquet]'"
@@ -26,18 +26,12 @@ class MissingExtraError(ImportInputError):
 
 
 def read(paths: tuple[str, ...], options: ImportOptions) -> Collected:
-    collected = Collected("parquet")
     files = expand_inputs(paths, PATTERNS, "parquet files")
     try:
         import pyarrow  # noqa: F401  (fail before reading anything)
     except ImportError:
         raise MissingExtraError("", EXTRA_HINT) from None
-    for path in files:
-        file = display_name(path)
-        collected.sources.append(file)
-        collected.warnings.file_seen(file)
-        add_table(read_table(path, options), collected)
-    return collected
+    return collect_tables("parquet", files, lambda path, _: read_table(path, options))
 
 
 def read_table(path: str, options: ImportOptions) -> Table:

@@ -11,6 +11,7 @@ the step's customValues.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ from kubectl_testbench.integrations.importers.common import (
     Origin,
     ScenarioSpec,
     StepSpec,
+    display_name,
     json_text,
     parse_list_cell,
     parse_metric_option,
@@ -85,6 +87,17 @@ class _Entry:
     label: str | None
     """The id column's value: the name of a single-row scenario."""
     order: int | None
+
+
+def collect_tables(fmt: str, files: list[str], read_one: Callable[[str, Collected], Table]) -> Collected:
+    """Read every table file of one format into one Collected, in the order the files were found."""
+    collected = Collected(fmt)
+    for path in files:
+        file = display_name(path)
+        collected.sources.append(file)
+        collected.warnings.file_seen(file)
+        add_table(read_one(path, collected), collected)
+    return collected
 
 
 def add_table(table: Table, collected: Collected) -> None:
