@@ -1,0 +1,27 @@
+"""The benchmark script runs end to end in CI in --quick mode (no timing assertions: numbers live in
+benchmarks/results.md, produced by a full run on a quiet machine)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+def test_benchmark_quick_mode_prints_the_table(tmp_path: Path) -> None:
+    if shutil.which("check-jsonschema") is None:
+        pytest.skip("check-jsonschema (the peer) is not installed: pip install '.[test]'")
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick", "--corpus", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = proc.stdout
+    assert "| case | files | median s | ms/file | peak MiB | vs peer | vs floor |" in out
+    for row in ("| python -c pass |", "| CSafeLoader load | 100 |", "| check-jsonschema | 100 |", "| validate | 100 |",
+                "| render --output-dir | 100 |", "| validate (1000 steps) | 1 |"):
+        assert row in out, row
+    assert (tmp_path / "n100" / "exp-00099.yaml").exists()
