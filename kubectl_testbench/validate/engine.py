@@ -315,7 +315,7 @@ def _object_ref(doc: dict[str, Any]) -> str:
 
 # --- many files -------------------------------------------------------------------------------------------
 
-PARALLEL_MIN_FILES = 64
+PARALLEL_MIN_FILES = 200
 
 
 def iter_sources(paths: Iterable[str]) -> Iterator[Source | SourceError]:
