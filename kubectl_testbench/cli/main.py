@@ -15,14 +15,21 @@ import click
 from kubectl_testbench import __version__
 
 PROG = "kubectl testbench"
+COMPLETE_VAR = "_KUBECTL_TESTBENCH_COMPLETE"
+"""click's own completion: ``eval "$(_KUBECTL_TESTBENCH_COMPLETE=bash_source kubectl-testbench)"``."""
 
 # name -> (module, attribute, one-line help). Keep sorted by name.
 COMMANDS: dict[str, tuple[str, str, str]] = {
+    "apply": ("kubectl_testbench.cli.apply", "apply", "Server-side apply Experiments as Testkube objects."),
     "crd": ("kubectl_testbench.cli.crd", "crd", "Print the Experiment CRD generated from the models."),
+    "diff": ("kubectl_testbench.cli.diff", "diff", "Show what apply would change in the cluster."),
     "explain": ("kubectl_testbench.cli.explain", "explain", "Describe an Experiment field, like kubectl explain."),
     "init": ("kubectl_testbench.cli.init", "init", "Write a valid starter Experiment."),
+    "prune": ("kubectl_testbench.cli.prune", "prune", "Delete objects we created for Experiments that are gone."),
     "render": ("kubectl_testbench.cli.render", "render", "Compile Experiments into Testkube manifests."),
+    "run": ("kubectl_testbench.cli.run", "run", "Start an Experiment's evaluation; --wait follows it."),
     "schema": ("kubectl_testbench.cli.crd", "schema", "Print the Experiment JSON Schema for editors."),
+    "status": ("kubectl_testbench.cli.status", "status", "Experiments in the cluster with their last execution."),
     "validate": ("kubectl_testbench.cli.validate", "validate", "Check Experiments as the API server would, and more."),
     "version": ("kubectl_testbench.cli.main", "version", "Print the version."),
 }
@@ -66,6 +73,9 @@ def version() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI; turn every unexpected failure into a one-line message and exit code 3."""
+    if os.environ.get(COMPLETE_VAR):
+        # the completion script registers the executable's own name, not the two-word kubectl form
+        cli.main(args=argv, prog_name="kubectl-testbench", complete_var=COMPLETE_VAR)
     try:
         cli.main(args=argv, prog_name=PROG, standalone_mode=False)
     except click.exceptions.Abort:
