@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -84,7 +85,7 @@ class FakeApiServer:
         self._counter = 0
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
 
     # --- lifecycle ----------------------------------------------------------------------------------
 
@@ -253,6 +254,11 @@ class FakeApiServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+
+            def setup(self) -> None:
+                super().setup()
+                # answer in one go, as Go's net/http does; otherwise Nagle + delayed ACK add 40 ms per request
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass
