@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 from kubectl_testbench.cli.complete import completions
 from tests.cluster.conftest import FIXTURES, cli
 from tests.cluster.fakeapi import FakeApiServer
-from tests.conftest import ROOT
+from tests.conftest import ROOT, kubectl
 
 
 def values(lines: list[str]) -> list[str]:
@@ -99,3 +100,29 @@ def test_clicks_own_completion_script_and_answers() -> None:
     proc = subprocess.run([sys.executable, "-m", "kubectl_testbench"], capture_output=True, text=True, env=env,
                           check=False, timeout=60)
     assert proc.stdout.splitlines() == ["plain,status"]
+
+
+def test_real_kubectl_finds_the_plugin_and_its_completion(api: FakeApiServer, kubeconfig: Path,
+                                                          tmp_path: Path) -> None:
+    """kubectl ≥ 1.26 runs kubectl_complete-testbench from PATH and passes its candidates through."""
+    binary = kubectl()
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, module in (("kubectl-testbench", "kubectl_testbench"),
+                         ("kubectl_complete-testbench", "kubectl_testbench.cli.complete")):
+        script = bin_dir / name
+        script.write_text(f'#!/bin/sh\nPYTHONPATH={ROOT} exec {sys.executable} -m {module} "$@"\n')
+        script.chmod(0o755)
+    assert cli("apply", str(FIXTURES)).exit_code == 0
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+    def kubectl_run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([binary, *args], capture_output=True, text=True, env=env, check=False, timeout=60)
+
+    proc = kubectl_run("__complete", "testbench", "run", "")
+    assert proc.stdout.splitlines() == ["news", "weather", ":4"], proc.stderr
+    proc = kubectl_run("__complete", "testbench", "apply", "")
+    assert proc.stdout.splitlines() == ["yaml", "yml", "json", ":8"]
+    proc = kubectl_run("testbench", "status", "-o", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert {row["name"] for row in json.loads(proc.stdout)["items"]} == {"news", "weather"}
