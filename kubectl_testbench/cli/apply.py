@@ -9,7 +9,6 @@ from typing import Any
 import click
 
 from kubectl_testbench.cli.cluster_options import (
-    EXIT_CLUSTER,
     EXIT_CODES_HELP,
     cluster_errors,
     cluster_options,
@@ -154,5 +153,3 @@ def _without_managed_fields(obj: dict[str, Any]) -> dict[str, Any]:
         obj = {**obj, "metadata": {k: v for k, v in meta.items() if k != "managedFields"}}
     return obj
 
-
-__all__ = ["EXIT_CLUSTER", "apply"]

@@ -50,8 +50,7 @@ def status(experiment: str | None, all_namespaces: bool, testkube_namespace: str
             return
         click.echo(table(report, all_namespaces), nl=False)
         return
-    data = {"apiVersion": "v1", "kind": "List",
-            "sources": {"experimentCRD": report.experiment_crd, "testkube": report.testkube},
+    data = {"sources": {"experimentCRD": report.experiment_crd, "testkube": report.testkube},
             "items": [row.as_dict() for row in report.rows]}
     if fmt == "json":
         click.echo(json.dumps(data, indent=4, ensure_ascii=False))
