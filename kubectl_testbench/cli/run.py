@@ -128,7 +128,7 @@ def run(experiment: str, testkube_namespace: str | None, wait: bool, timeout: fl
 def _wait(client: Client, target: Target, name: str, timeout: float, interval: float) -> Progress:
     from kubectl_testbench.cluster.run import WaitTimeout, follow
 
-    live = sys.stderr.isatty()
+    live = _interactive()
     started = time.monotonic()
     shown = ""
     last: Progress | None = None
@@ -139,7 +139,7 @@ def _wait(client: Client, target: Target, name: str, timeout: float, interval: f
                 line = _line(p)
                 if live:
                     elapsed = int(time.monotonic() - started)
-                    click.echo(f"\r\033[K{line} [{elapsed // 60}:{elapsed % 60:02d}]", err=True, nl=False)
+                    click.echo(f"\r\033[K{line} [{elapsed // 60}:{elapsed % 60:02d}]", err=True, nl=False, color=True)
                 elif line != shown:
                     click.echo(line, err=True)
                 shown = line
@@ -156,6 +156,11 @@ def _wait(client: Client, target: Target, name: str, timeout: float, interval: f
     assert last is not None  # follow yields at least once or raises
     _summary(target, last)
     return last
+
+
+def _interactive() -> bool:
+    """A terminal gets one self-updating progress line; pipes and CI logs get a line per change."""
+    return sys.stderr.isatty()
 
 
 def _line(p: Progress) -> str:

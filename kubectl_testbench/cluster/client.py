@@ -42,6 +42,7 @@ from kubectl_testbench.cluster.resources import Kind, Ref
 APPLY_PATCH = "application/apply-patch+yaml"
 JSON = "application/json"
 USER_AGENT = f"kubectl-testbench/{__version__}"
+PAGE_SIZE = 500
 
 Query = Sequence[tuple[str, str]]
 
@@ -90,14 +91,27 @@ class Client:
             return None
 
     def list(self, kind: Kind, namespace: str | None, selector: str | None = None) -> list[dict[str, Any]]:
-        """Items of a collection (all namespaces when ``namespace`` is None), optionally by label selector."""
-        query = [("labelSelector", selector)] if selector else []
-        body = self.request("GET", kind.collection(namespace), query=query, target=Target("list", kind, namespace))
-        items = body.get("items") or []
-        for item in items:  # list items carry no apiVersion/kind
-            item.setdefault("apiVersion", kind.api_version)
-            item.setdefault("kind", kind.kind)
-        return [i for i in items if isinstance(i, dict)]
+        """Items of a collection (all namespaces when ``namespace`` is None), optionally by label selector.
+
+        Pages of :data:`PAGE_SIZE` items, following ``metadata.continue`` as kubectl does.
+        """
+        items: list[dict[str, Any]] = []
+        token = ""
+        while True:
+            query = [("labelSelector", selector)] if selector else []
+            query.append(("limit", str(PAGE_SIZE)))
+            if token:
+                query.append(("continue", token))
+            body = self.request("GET", kind.collection(namespace), query=query,
+                                target=Target("list", kind, namespace))
+            for item in body.get("items") or []:
+                if isinstance(item, dict):  # list items carry no apiVersion/kind
+                    item.setdefault("apiVersion", kind.api_version)
+                    item.setdefault("kind", kind.kind)
+                    items.append(item)
+            token = str((body.get("metadata") or {}).get("continue") or "")
+            if not token:
+                return items
 
     def apply(self, obj: dict[str, Any], *, field_manager: str, force: bool, dry_run: bool) -> dict[str, Any]:
         """Server-side apply: PATCH with ``application/apply-patch+yaml`` (a JSON body is valid YAML)."""

@@ -72,8 +72,8 @@ def find_stale(client: Client, rendered: list[dict[str, Any]], namespaces: Itera
             continue  # nothing of this kind can exist
         for namespace in sorted(set(namespaces)):
             for item in client.list(kind, namespace, selector):
-                if not owned(item):
-                    continue
+                if not owned(item) or item["metadata"].get("deletionTimestamp"):
+                    continue  # not ours, or already on its way out
                 labels = item["metadata"]["labels"]
                 if experiment_namespace is not None and labels.get(naming.LABEL_NAMESPACE) != experiment_namespace:
                     continue

@@ -187,3 +187,11 @@ def test_prune_forbidden_is_a_cluster_error(api: FakeApiServer, kubeconfig: Path
     assert result.exit_code == 3
     assert 'error: forbidden: RBAC does not allow user "ci" to delete testtriggers.tests.testkube.io in ' \
            'namespace "testkube"' in result.stderr
+
+
+def test_objects_already_being_deleted_are_left_alone(api: FakeApiServer, kubeconfig: Path) -> None:
+    stale = obj("TestWorkflow", "old-team-a-workflow", "old")
+    stale["metadata"]["deletionTimestamp"] = "2024-05-01T10:00:00Z"
+    api.put(stale)
+    assert cli("prune", str(FIXTURES)).exit_code == 0
+    assert deletes(api) == []

@@ -216,3 +216,16 @@ def test_progress_reads_a_bare_execution() -> None:
     assert (p.status, p.finished, p.number, p.step) == ("pending", False, None, "")
     p = progress({"status": {"error": "workflow not found"}})
     assert (p.status, p.finished, p.succeeded, p.error) == ("failed", True, False, "workflow not found")
+
+
+def test_a_terminal_gets_one_self_updating_progress_line(applied: FakeApiServer,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import kubectl_testbench.cli.run as run_cli_module
+
+    monkeypatch.setattr(run_cli_module, "_interactive", lambda: True)
+    script(applied, execution_status("running", {"s1": "running"}), execution_status("running", {"s1": "running"}),
+           execution_status("passed", dict.fromkeys(("s1", "s2", "s3", "s4"), "passed")))
+    result = cli("run", "weather", "--wait", "--poll-interval", "1ms")
+    assert result.exit_code == 0
+    assert result.stderr.count("\r\x1b[Kexecution #7 running: step 1/4 run-template › run-agent [0:00]") == 2
+    assert "\r\x1b[Kexecution #7 passed [0:00]\nexecution #7 passed in 3m12.5s" in result.stderr
