@@ -23,7 +23,7 @@ from typing import Any
 from kubectl_testbench import layout
 from kubectl_testbench.cluster.client import Client
 from kubectl_testbench.cluster.errors import Forbidden
-from kubectl_testbench.cluster.resources import EXECUTION, EXPERIMENT, TESTTRIGGER, TESTWORKFLOW, Ref
+from kubectl_testbench.cluster.resources import EXECUTION, EXPERIMENT, TESTTRIGGER, TESTWORKFLOW, Kind, Ref
 from kubectl_testbench.render import naming
 
 SOURCE_EXPERIMENT = "experiment"
@@ -133,7 +133,7 @@ def collect(client: Client, namespace: str | None, testkube_namespace: str, name
     return report
 
 
-def _list(client: Client, report: Report, kind: Any, namespace: str, selector: str | None) -> list[dict[str, Any]]:
+def _list(client: Client, report: Report, kind: Kind, namespace: str, selector: str | None) -> list[dict[str, Any]]:
     try:
         return client.list(kind, namespace, selector)
     except Forbidden as err:
