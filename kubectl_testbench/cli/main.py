@@ -9,24 +9,35 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
 
 from kubectl_testbench import __version__
 
 PROG = "kubectl testbench"
+COMPLETE_VAR = "_KUBECTL_TESTBENCH_COMPLETE"
+"""click's own completion: ``eval "$(_KUBECTL_TESTBENCH_COMPLETE=bash_source kubectl-testbench)"``."""
 
 # name -> (module, attribute, one-line help). Keep sorted by name.
 COMMANDS: dict[str, tuple[str, str, str]] = {
+    "apply": ("kubectl_testbench.cli.apply", "apply", "Server-side apply Experiments as Testkube objects."),
     "compare": ("kubectl_testbench.cli.results", "compare", "Compare two evaluation runs of the same dataset."),
     "crd": ("kubectl_testbench.cli.crd", "crd", "Print the Experiment CRD generated from the models."),
+    "diff": ("kubectl_testbench.cli.diff", "diff", "Show what apply would change in the cluster."),
     "explain": ("kubectl_testbench.cli.explain", "explain", "Describe an Experiment field, like kubectl explain."),
     "import": ("kubectl_testbench.cli.import_", "import_cmd", "Convert other agent-eval datasets into an Experiment."),
     "init": ("kubectl_testbench.cli.init", "init", "Write a valid starter Experiment."),
     "install": ("kubectl_testbench.cli.install", "install", "Print the install manifest: CRD, templates, dashboard."),
+    "prune": ("kubectl_testbench.cli.prune", "prune", "Delete objects we created for Experiments that are gone."),
     "render": ("kubectl_testbench.cli.render", "render", "Compile Experiments into Testkube manifests."),
     "results": ("kubectl_testbench.cli.results", "results", "Summarise, gate and export evaluation results."),
+    "run": ("kubectl_testbench.cli.run", "run", "Start an Experiment's evaluation; --wait follows it."),
     "schema": ("kubectl_testbench.cli.crd", "schema", "Print the Experiment JSON Schema for editors."),
+    "status": ("kubectl_testbench.cli.status", "status", "Experiments in the cluster with their last execution."),
     "validate": ("kubectl_testbench.cli.validate", "validate", "Check Experiments as the API server would, and more."),
     "version": ("kubectl_testbench.cli.main", "version", "Print the version."),
 }
@@ -45,6 +56,14 @@ class LazyGroup(click.Group):
         module = importlib.import_module(entry[0])
         command: click.Command = getattr(module, entry[1])
         return command
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
+        """Subcommand names with their table help, without importing every command module."""
+        from click.shell_completion import CompletionItem
+
+        items = [CompletionItem(name, help=COMMANDS[name][2]) for name in self.list_commands(ctx)
+                 if name.startswith(incomplete)]
+        return items + click.Command.shell_complete(self, ctx, incomplete)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
@@ -70,6 +89,9 @@ def version() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI; turn every unexpected failure into a one-line message and exit code 3."""
+    if os.environ.get(COMPLETE_VAR):
+        # the completion script registers the executable's own name, not the two-word kubectl form
+        cli.main(args=argv, prog_name="kubectl-testbench", complete_var=COMPLETE_VAR)
     try:
         rv = cli.main(args=argv, prog_name=PROG, standalone_mode=False)
     except click.exceptions.Abort:

@@ -1,0 +1,134 @@
+"""The render flags and the validate-then-render step, shared by render, apply, diff and prune.
+
+One decorator declares the flags once, so ``apply`` renders exactly what ``render`` prints for the same
+flags; one function validates, prints findings and refuses to go on after any error.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, jobs_option, limits_from, limits_options
+
+if TYPE_CHECKING:
+    from kubectl_testbench.render.pipeline import Rendered
+    from kubectl_testbench.render.sinks import Sink
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True, slots=True)
+class RenderArgs:
+    """The render flags as given."""
+
+    testkube_namespace: str | None = None
+    agent_url: str | None = None
+    agent_port: int | None = None
+    gateway_url: str | None = None
+    gateway_port: int | None = None
+    include_experiment: bool = False
+    argocd_sync_waves: bool | None = None
+    defaults_file: str | None = None
+    no_defaults: bool = False
+    strict: bool = False
+    jobs: int | None = None
+    max_file_mib: int = 16
+    max_depth: int = 256
+    max_nodes: int = 1_000_000
+
+
+_NAMES = tuple(RenderArgs.__dataclass_fields__)
+
+
+def render_options(fn: F) -> F:
+    """Add the render flags to a command; the command receives them as one ``render: RenderArgs``."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        values = {name: kwargs.pop(name) for name in _NAMES}
+        return fn(*args, render=RenderArgs(**values), **kwargs)
+
+    decorated: Any = wrapper
+    for option in reversed(_OPTIONS):
+        decorated = option(decorated)
+    result: F = decorated
+    return result
+
+
+_OPTIONS: tuple[Callable[[Any], Any], ...] = (
+    click.option("--testkube-namespace", default=None, help="Namespace of Testkube and its templates [testkube]."),
+    click.option("--agent-url", default=None, metavar="TEMPLATE",
+                 help="Agent URL; {name}, {namespace}, {port} are filled in [http://{name}.{namespace}:{port}]."),
+    click.option("--agent-port", type=click.IntRange(1, 65535), default=None, help="Agent service port [8000]."),
+    click.option("--ai-gateway-url", "gateway_url", default=None, metavar="TEMPLATE",
+                 help="AI gateway URL; {name}, {namespace}, {port} are filled in."),
+    click.option("--ai-gateway-port", "gateway_port", type=click.IntRange(1, 65535), default=None,
+                 help="AI gateway service port (the AiGateway's spec.port) [80]."),
+    click.option("--include-experiment", is_flag=True, help="Also emit the Experiments themselves."),
+    click.option("--argocd-sync-waves/--no-argocd-sync-waves", default=None,
+                 help="Annotate objects with Argo CD sync waves: ConfigMap, then TestWorkflow, then TestTrigger."),
+    click.option("--defaults", "defaults_file", type=click.Path(dir_okay=False), default=None,
+                 help="A RenderDefaults file (default: the nearest testbench-defaults.yaml next to each Experiment)."),
+    click.option("--no-defaults", is_flag=True, help="Do not look for testbench-defaults.yaml files."),
+    click.option("--strict", is_flag=True, help="Refuse to render when there are warnings."),
+    jobs_option,
+    limits_options,
+)
+
+
+def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str, sink: Sink,
+                refused: str = "nothing rendered") -> None:
+    """Validate and render into ``sink``; print warnings; on any error (or an interrupt) drop everything the
+    sink holds, print the findings and exit 1 (2: unreadable input)."""
+    from kubectl_testbench.render.pipeline import Request, collision, render_paths
+    from kubectl_testbench.render.settings import Flags
+    from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
+    from kubectl_testbench.validate.report import text_line
+
+    flags = Flags(namespace=namespace, testkube_namespace=args.testkube_namespace, agent_url=args.agent_url,
+                  agent_port=args.agent_port, gateway_url=args.gateway_url, gateway_port=args.gateway_port,
+                  include_experiment=args.include_experiment, argocd_sync_waves=args.argocd_sync_waves)
+    request = Request(flags=flags, defaults_file=args.defaults_file, discover_defaults=not args.no_defaults,
+                      fmt=fmt, strict=args.strict,
+                      limits=limits_from(args.max_file_mib, args.max_depth, args.max_nodes))
+    counts = Counts()
+    problems: list[Diagnostic] = []
+    try:
+        for file_render in render_paths(paths, request, args.jobs):
+            counts.add(file_render.result.counts)
+            for d in file_render.result.diagnostics:
+                if d.severity is Severity.ERROR or (args.strict and d.severity is Severity.WARNING):
+                    problems.append(d)
+                elif d.severity is Severity.WARNING:
+                    click.echo(text_line(d), err=True, nl=False)
+            if problems or counts.unreadable:
+                continue  # keep validating to report everything, but stop writing
+            for obj in file_render.objects:
+                first = sink.add(obj)
+                if first is not None:
+                    problems.append(collision(obj, first))
+    except BaseException:
+        sink.abort()
+        raise
+    if problems or counts.unreadable:
+        sink.abort()
+        for d in problems:
+            click.echo(text_line(d), err=True, nl=False)
+        click.echo(f"error: {refused}: {counts.summary()}", err=True)
+        sys.exit(EXIT_USAGE if counts.unreadable else EXIT_FINDINGS)
+
+
+def render_or_exit(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str,
+                   refused: str = "nothing rendered") -> list[Rendered]:
+    """All objects, in apply order (for apply, diff and prune, which need them together)."""
+    from kubectl_testbench.render.sinks import StdoutSink
+
+    sink = StdoutSink(fmt)
+    render_into(paths, namespace, args, fmt, sink, refused)
+    return sink.ordered()

@@ -1,0 +1,66 @@
+"""Fixtures: a running local HTTP stand-in of the API server and a kubeconfig pointing at it."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from tests.cluster.fakeapi import FakeApiServer
+from tests.conftest import run_cli
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No ambient cluster configuration: empty HOME, no KUBECONFIG, not in a pod."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("KUBECONFIG", raising=False)
+    monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
+    for name in ("NO_PROXY", "no_proxy"):  # the stand-in is local, whatever proxy the CI machine uses
+        monkeypatch.setenv(name, "127.0.0.1,localhost")
+    return home
+
+
+@pytest.fixture
+def api() -> Iterator[FakeApiServer]:
+    server = FakeApiServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def kubeconfig(api: FakeApiServer, isolated: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``$KUBECONFIG`` pointing at the stand-in, context namespace ``team-a``."""
+    path = api.kubeconfig(isolated / "kubeconfig")
+    monkeypatch.setenv("KUBECONFIG", str(path))
+    return path
+
+
+@pytest.fixture
+def closed_port() -> int:
+    """A local port nobody listens on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def cli(*args: str, input: str | None = None) -> Result:
+    """Run the CLI in-process and check the universal rules: no traceback, no unexpected exception."""
+    result = run_cli(*args, input=input)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def one_line_error(result: Result) -> str:
+    """The first ``error:`` line on stderr, asserting it is a single line."""
+    lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert lines, result.stderr
+    return lines[0]
