@@ -18,9 +18,11 @@ PROG = "kubectl testbench"
 
 # name -> (module, attribute, one-line help). Keep sorted by name.
 COMMANDS: dict[str, tuple[str, str, str]] = {
+    "argocd": ("kubectl_testbench.cli.argocd", "argocd", "Argo CD config-management plugin: generate, discover."),
     "crd": ("kubectl_testbench.cli.crd", "crd", "Print the Experiment CRD generated from the models."),
     "explain": ("kubectl_testbench.cli.explain", "explain", "Describe an Experiment field, like kubectl explain."),
     "init": ("kubectl_testbench.cli.init", "init", "Write a valid starter Experiment."),
+    "krm": ("kubectl_testbench.cli.krm", "krm", "KRM function for kustomize and kpt: render a ResourceList."),
     "render": ("kubectl_testbench.cli.render", "render", "Compile Experiments into Testkube manifests."),
     "schema": ("kubectl_testbench.cli.crd", "schema", "Print the Experiment JSON Schema for editors."),
     "validate": ("kubectl_testbench.cli.validate", "validate", "Check Experiments as the API server would, and more."),

@@ -16,7 +16,7 @@ from kubectl_testbench.emit.yamlout import dump
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.sources import Source, SourceError
 from kubectl_testbench.render.settings import Defaults, Flags
-from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
+from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
 from kubectl_testbench.validate.engine import FileResult, Options, iter_sources, validate_source
 
 
@@ -123,3 +123,37 @@ def stream(objects: list[Rendered], fmt: str) -> str:
         return json.dumps({"apiVersion": "v1", "kind": "List", "items": [o.data for o in objects]}, indent=4,
                           ensure_ascii=False) + "\n"
     return "---\n".join(o.text for o in objects)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """Everything one render of many inputs produced: objects in output order, or the problems that stop it."""
+
+    objects: list[Rendered] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+    """Errors (and, with ``strict``, warnings): any of them means nothing may be written."""
+    warnings: list[Diagnostic] = field(default_factory=list)
+    counts: Counts = field(default_factory=Counts)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.counts.unreadable
+
+
+def render_all(paths: Iterable[str], request: Request, jobs: int | None = None) -> Outcome:
+    """Validate and render every input, sort the objects and check them for collisions.
+
+    The same steps as ``kubectl testbench render``, for callers that print elsewhere (Argo CD's plugin).
+    """
+    out = Outcome()
+    for file_render in render_paths(paths, request, jobs):
+        out.counts.add(file_render.result.counts)
+        for d in file_render.result.diagnostics:
+            if d.severity is Severity.ERROR or (request.strict and d.severity is Severity.WARNING):
+                out.problems.append(d)
+            elif d.severity is Severity.WARNING:
+                out.warnings.append(d)
+        out.objects.extend(file_render.objects)
+    out.objects.sort(key=lambda o: (o.key, o.filename))
+    out.problems.extend(collisions(out.objects))
+    return out
