@@ -5,7 +5,8 @@ The function specification: a ``ResourceList`` (``config.kubernetes.io/v1``) arr
 problems reported as ``results`` (severity, message, resourceRef, field.path, file.path). Everything
 here is pure: the caller reads, writes and chooses the exit code (non-zero when an error result exists).
 
-Configuration (``functionConfig``): a ConfigMap or a ``RenderExperiments`` object whose ``data`` holds
+Configuration (``functionConfig``): a ConfigMap or a ``RenderExperiments`` object
+(``fn.testbench.agentic-layer.ai/v1alpha1``) whose ``data`` holds
 the render flags by their command-line names (``mode: render|validate``, ``namespace``,
 ``testkube-namespace``, ``agent-url``, ``agent-port``, ``ai-gateway-url``, ``ai-gateway-port``,
 ``include-experiment``, ``argocd-sync-waves``, ``strict``), or a ``RenderDefaults`` object. A
@@ -33,6 +34,8 @@ from kubectl_testbench.render.settings import Defaults, Flags
 RESOURCE_LIST = "ResourceList"
 RESOURCE_LIST_API = "config.kubernetes.io/v1"
 FUNCTION_KIND = "RenderExperiments"
+FUNCTION_API = "fn.testbench.agentic-layer.ai/v1alpha1"
+"""The typed functionConfig; its own group, so validate and render skip it like any foreign kind."""
 DEFAULTS_KIND = "RenderDefaults"
 PATH_KEYS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path")
 INDEX_KEYS = ("internal.config.kubernetes.io/index", "config.kubernetes.io/index")
