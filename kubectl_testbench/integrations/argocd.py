@@ -137,7 +137,8 @@ def raw_values(env: Mapping[str, str]) -> tuple[dict[str, str | list[str]], dict
                 problems.append(f"unknown parameter {name!r} (known: {', '.join(BY_NAME)})")
                 continue
             if "map" in entry:
-                problems.append(f"parameter {name!r} takes a {BY_NAME[name].collection}, not a map")
+                kind = "a list" if BY_NAME[name].collection == "array" else "a single value"
+                problems.append(f"parameter {name!r} takes {kind}, not a map")
                 continue
             value = entry.get("array") if "array" in entry else entry.get("string")
             if isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
