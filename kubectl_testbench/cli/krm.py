@@ -21,7 +21,7 @@ def krm(config: str | None) -> None:
     functionConfig's data: mode (render|validate), namespace, testkube-namespace, agent-url,
     agent-port, ai-gateway-url, ai-gateway-port, include-experiment, argocd-sync-waves, strict.
       kustomize build --enable-alpha-plugins --enable-exec DIR   (transformers: with an exec function)
-      kpt fn eval DIR --exec ./kubectl-testbench-krm --fn-config render.yaml
+      kpt fn eval DIR --exec "kubectl-testbench krm" --fn-config render.yaml
 
     \b
     kustomize exec plugin: when stdin is a plain stream of resources, CONFIG is the plugin's config

@@ -23,6 +23,7 @@ same layout; kept items keep every annotation untouched so orchestrators can mat
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import posixpath
 from dataclasses import dataclass, field
@@ -231,7 +232,7 @@ def transform(items: list[Any], function_config: Any) -> tuple[list[Any], list[R
             continue
         defaults = found
     render = config.mode == "render"
-    flags = Flags(**{**config.flags.__dict__, "include_experiment": False})
+    flags = dataclasses.replace(config.flags, include_experiment=False)
     out: list[Any] = []
     rendered: list[tuple[dict[str, Any], dict[str, Any]]] = []
     experiments = 0
