@@ -217,10 +217,10 @@ def read_defaults(doc: dict[str, Any]) -> tuple[Defaults | None, list[Result]]:
 def transform(items: list[Any], function_config: Any) -> tuple[list[Any], list[Result]]:
     """Validate every Experiment in ``items``; in render mode replace each valid one by its objects."""
     config, results = parse_config(function_config)
-    defaults_items = [i for i, item in enumerate(items)
-                      if isinstance(item, dict) and item.get("kind") == DEFAULTS_KIND and group_of(item) == GROUP]
+    defaults_items = {i for i, item in enumerate(items)
+                      if isinstance(item, dict) and item.get("kind") == DEFAULTS_KIND and group_of(item) == GROUP}
     defaults = config.defaults
-    for i in defaults_items:
+    for i in sorted(defaults_items):
         found, problems = read_defaults(items[i])
         results.extend(problems)
         if found is None:

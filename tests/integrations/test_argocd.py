@@ -8,6 +8,7 @@ plus ``PARAM_*`` for parameters (escaped as Argo CD escapes them).
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -367,7 +368,7 @@ def test_generate_stops_with_a_message_before_argo_cd_kills_it(app_dir: Path, mo
 
     monkeypatch.setattr(pipeline, "render_all", slow)
     monkeypatch.chdir(app_dir)
-    for key in [k for k in __import__("os").environ if k.startswith(("ARGOCD_", "PARAM_"))]:
+    for key in [k for k in os.environ if k.startswith(("ARGOCD_", "PARAM_"))]:
         monkeypatch.delenv(key)
     monkeypatch.setenv("ARGOCD_EXEC_TIMEOUT", "6s")
     start = time.monotonic()
@@ -409,7 +410,7 @@ def test_sidecar_component_patches_the_repo_server(tmp_path: Path) -> None:
     install = tmp_path / "argocd"
     install.mkdir()
     (install / "repo-server.yaml").write_text(REPO_SERVER)
-    component = Path(__import__("os").path.relpath(ROOT / "integrations" / "argocd", install))
+    component = Path(os.path.relpath(ROOT / "integrations" / "argocd", install))
     (install / "kustomization.yaml").write_text(
         f"namespace: argocd\nresources: [repo-server.yaml]\ncomponents: [{component}]\n")
     built = subprocess.run([binary, "kustomize", str(install)], capture_output=True, text=True, check=False)

@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from tests.conftest import EXAMPLES, ROOT, kubectl, run_cli
+from tests.integrations.helpers import console_script, env_with_path
 
 FLUX = EXAMPLES / "gitops" / "flux"
 RENDERED = FLUX / "rendered"
@@ -115,10 +116,7 @@ def test_ci_recipe_validates_checks_drift_and_pushes_on_main_only(tmp_path: Path
     assert "--path=\"$RENDERED\"" in push["run"] and "--revision=" in push["run"] and "--source=" in push["run"]
     assert doc["jobs"]["render"]["permissions"]["packages"] == "write"
     # the drift step, run exactly as written with the recipe's env, passes on this repository
-    bin_dir = tmp_path / "bin"
-    from tests.integrations.helpers import console_script, env_with_path
-
-    console_script(bin_dir)
+    bin_dir = console_script(tmp_path / "bin")
     proc = subprocess.run(["bash", "-euo", "pipefail", "-c", check], cwd=ROOT,
                           env=env_with_path(bin_dir, EXPERIMENTS=env["EXPERIMENTS"], RENDERED=env["RENDERED"]),
                           capture_output=True, text=True, check=False)
