@@ -25,6 +25,7 @@ COMPLETE_VAR = "_KUBECTL_TESTBENCH_COMPLETE"
 # name -> (module, attribute, one-line help). Keep sorted by name.
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "apply": ("kubectl_testbench.cli.apply", "apply", "Server-side apply Experiments as Testkube objects."),
+    "argocd": ("kubectl_testbench.cli.argocd", "argocd", "Argo CD config-management plugin: generate, discover."),
     "compare": ("kubectl_testbench.cli.results", "compare", "Compare two evaluation runs of the same dataset."),
     "crd": ("kubectl_testbench.cli.crd", "crd", "Print the Experiment CRD generated from the models."),
     "diff": ("kubectl_testbench.cli.diff", "diff", "Show what apply would change in the cluster."),
@@ -32,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "import": ("kubectl_testbench.cli.import_", "import_cmd", "Convert other agent-eval datasets into an Experiment."),
     "init": ("kubectl_testbench.cli.init", "init", "Write a valid starter Experiment."),
     "install": ("kubectl_testbench.cli.install", "install", "Print the install manifest: CRD, templates, dashboard."),
+    "krm": ("kubectl_testbench.cli.krm", "krm", "KRM function for kustomize and kpt: render a ResourceList."),
     "prune": ("kubectl_testbench.cli.prune", "prune", "Delete objects we created for Experiments that are gone."),
     "render": ("kubectl_testbench.cli.render", "render", "Compile Experiments into Testkube manifests."),
     "results": ("kubectl_testbench.cli.results", "results", "Summarise, gate and export evaluation results."),

@@ -84,11 +84,10 @@ _OPTIONS: tuple[Callable[[Any], Any], ...] = (
 
 def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str, sink: Sink,
                 refused: str = "nothing rendered") -> None:
-    """Validate and render into ``sink``; print warnings; on any error (or an interrupt) drop everything the
-    sink holds, print the findings and exit 1 (2: unreadable input)."""
-    from kubectl_testbench.render.pipeline import Request, collision, render_paths
+    """Validate and render into ``sink``; print warnings; on any error print the findings and exit 1
+    (2: unreadable input) with nothing written."""
+    from kubectl_testbench.render.pipeline import Request, render_all
     from kubectl_testbench.render.settings import Flags
-    from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
     from kubectl_testbench.validate.report import text_line
 
     flags = Flags(namespace=namespace, testkube_namespace=args.testkube_namespace, agent_url=args.agent_url,
@@ -97,31 +96,14 @@ def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: s
     request = Request(flags=flags, defaults_file=args.defaults_file, discover_defaults=not args.no_defaults,
                       fmt=fmt, strict=args.strict,
                       limits=limits_from(args.max_file_mib, args.max_depth, args.max_nodes))
-    counts = Counts()
-    problems: list[Diagnostic] = []
-    try:
-        for file_render in render_paths(paths, request, args.jobs):
-            counts.add(file_render.result.counts)
-            for d in file_render.result.diagnostics:
-                if d.severity is Severity.ERROR or (args.strict and d.severity is Severity.WARNING):
-                    problems.append(d)
-                elif d.severity is Severity.WARNING:
-                    click.echo(text_line(d), err=True, nl=False)
-            if problems or counts.unreadable:
-                continue  # keep validating to report everything, but stop writing
-            for obj in file_render.objects:
-                first = sink.add(obj)
-                if first is not None:
-                    problems.append(collision(obj, first))
-    except BaseException:
-        sink.abort()
-        raise
-    if problems or counts.unreadable:
-        sink.abort()
-        for d in problems:
+    outcome = render_all(paths, request, args.jobs, sink)
+    for d in outcome.warnings:
+        click.echo(text_line(d), err=True, nl=False)
+    if not outcome.ok:
+        for d in outcome.problems:
             click.echo(text_line(d), err=True, nl=False)
-        click.echo(f"error: {refused}: {counts.summary()}", err=True)
-        sys.exit(EXIT_USAGE if counts.unreadable else EXIT_FINDINGS)
+        click.echo(f"error: {refused}: {outcome.counts.summary()}", err=True)
+        sys.exit(EXIT_USAGE if outcome.counts.unreadable else EXIT_FINDINGS)
 
 
 def render_or_exit(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from contextlib import ExitStack
 
 import click
 
@@ -17,14 +19,20 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
               help="Report format.")
 @click.option("--strict", is_flag=True, help="Treat warnings as failures.")
 @click.option("--list-rules", is_flag=True, help="Print every rule id with its severity and exit.")
+@click.option("--only-testbench-files", is_flag=True,
+              help="Skip named files that do not mention testbench.agentic-layer.ai without reading them as YAML "
+                   "(for hooks that pass every YAML file: Helm templates and other tools' files stay out).")
 @jobs_option
 @limits_options
-def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, jobs: int | None,
-             max_file_mib: int, max_depth: int, max_nodes: int) -> None:
+def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, only_testbench_files: bool,
+             jobs: int | None, max_file_mib: int, max_depth: int, max_nodes: int) -> None:
     """Check Experiments the way the Kubernetes API server would, plus what it cannot check.
 
     PATH is a file, a directory (searched recursively for *.yaml, *.yml and *.json) or - for stdin.
     Documents of other kinds are skipped. Exit codes: 0 valid, 1 invalid, 2 unreadable input or usage.
+
+    In GitHub Actions, -o github annotates files relative to $GITHUB_WORKSPACE and writes every
+    finding to $GITHUB_STEP_SUMMARY; sarif and junit paths are relative to $GITHUB_WORKSPACE too.
     """
     if list_rules:
         from kubectl_testbench.validate.rules import RULES
@@ -38,13 +46,26 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, j
     from kubectl_testbench.validate.engine import Options, validate_paths
     from kubectl_testbench.validate.report import Reporter
 
+    if only_testbench_files:
+        from kubectl_testbench.integrations.discover import file_mentions_group
+
+        paths = tuple(p for p in paths if p == "-" or os.path.isdir(p) or file_mentions_group(p))
     options = Options(strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes))
-    reporter = Reporter(fmt)
-    counts = Counts()
-    for result in validate_paths(paths, options, jobs):
-        reporter.add(result.diagnostics, result.checked, result.path)
-        counts.add(result.counts)
-    reporter.close(counts)
+    root = os.environ.get("GITHUB_WORKSPACE") or None
+    with ExitStack() as stack:
+        summary = None
+        summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
+        if fmt == "github" and summary_path:
+            try:
+                summary = stack.enter_context(open(summary_path, "a", encoding="utf-8"))
+            except OSError as err:
+                click.echo(f"warning: cannot write the step summary {summary_path}: {err.strerror or err}", err=True)
+        reporter = Reporter(fmt, root=root, summary=summary, strict=strict)
+        counts = Counts()
+        for result in validate_paths(paths, options, jobs):
+            reporter.add(result.diagnostics, result.checked, result.path)
+            counts.add(result.counts)
+        reporter.close(counts)
     if counts.unreadable:
         sys.exit(EXIT_USAGE)
     if counts.invalid or counts.errors:

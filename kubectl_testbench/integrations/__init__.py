@@ -1,1 +1,2 @@
-"""Bridges to other tools: importers of foreign evaluation datasets (and, later, GitOps plugins)."""
+"""Where the tool meets other tools: importers of other evaluation formats, Argo CD's plugin protocol, KRM
+functions, hooks that see every file."""

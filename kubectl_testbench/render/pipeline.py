@@ -9,15 +9,18 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kubectl_testbench.emit.order import file_name, sort_key
 from kubectl_testbench.emit.yamlout import dump
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.sources import Source, SourceError
 from kubectl_testbench.render.settings import Defaults, Flags
-from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
+from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
 from kubectl_testbench.validate.engine import FileResult, Options, iter_sources, validate_source
+
+if TYPE_CHECKING:
+    from kubectl_testbench.render.sinks import Sink
 
 
 @dataclass(frozen=True)
@@ -116,3 +119,53 @@ def stream(objects: list[Rendered], fmt: str) -> str:
         return json.dumps({"apiVersion": "v1", "kind": "List", "items": [o.data for o in objects]}, indent=4,
                           ensure_ascii=False) + "\n"
     return "---\n".join(o.text for o in objects)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """Everything one render of many inputs produced: objects in output order, or the problems that stop it."""
+
+    objects: list[Rendered] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+    """Errors (and, with ``strict``, warnings): any of them means nothing may be written."""
+    warnings: list[Diagnostic] = field(default_factory=list)
+    counts: Counts = field(default_factory=Counts)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.counts.unreadable
+
+
+def render_all(paths: Iterable[str], request: Request, jobs: int | None = None, sink: Sink | None = None) -> Outcome:
+    """Validate and render every input into ``sink`` (default: kept in memory), checking for collisions.
+
+    The one implementation behind ``render``, ``apply``, ``diff``, ``prune`` and Argo CD's plugin. Once a
+    problem is found nothing more is handed to the sink (validation goes on, to report everything), and the
+    sink is told to drop what it holds; an interrupt does the same.
+    """
+    from kubectl_testbench.render.sinks import StdoutSink
+
+    target = sink if sink is not None else StdoutSink(request.fmt)
+    out = Outcome()
+    try:
+        for file_render in render_paths(paths, request, jobs):
+            out.counts.add(file_render.result.counts)
+            for d in file_render.result.diagnostics:
+                if d.severity is Severity.ERROR or (request.strict and d.severity is Severity.WARNING):
+                    out.problems.append(d)
+                elif d.severity is Severity.WARNING:
+                    out.warnings.append(d)
+            if not out.ok:
+                continue
+            for obj in file_render.objects:
+                first = target.add(obj)
+                if first is not None:
+                    out.problems.append(collision(obj, first))
+    except BaseException:
+        target.abort()
+        raise
+    if out.ok:
+        out.objects = target.ordered()
+    else:
+        target.abort()
+    return out

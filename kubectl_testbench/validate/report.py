@@ -1,36 +1,57 @@
 """Reporters: one small function per output format, from diagnostics to text.
 
 text streams as files finish; json, sarif and junit are whole documents written at the end; github
-writes workflow commands GitHub turns into annotations (within GitHub's per-step limits).
+writes workflow commands GitHub turns into annotations (within GitHub's per-step limits) and, given a
+stream, a Markdown step summary with every finding.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import IO
+from urllib.parse import quote
 
 from kubectl_testbench import __version__
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
+from kubectl_testbench.validate.rules import RuleInfo
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 INFORMATION_URI = "https://github.com/agentic-layer/kubectl-testbench"
 GITHUB_MAX_PER_SEVERITY = 10
-"""GitHub shows at most 10 error and 10 warning annotations per step; we say how many more there were."""
+"""GitHub keeps at most 10 error, 10 warning and 10 notice annotations per step (and 50 per job)."""
+GITHUB_MAX_PER_JOB = 50
+GITHUB_TITLE_MAX = 255
+GITHUB_MESSAGE_MAX = 4000
+GITHUB_SUMMARY_MAX = 1024 * 1024
+"""``$GITHUB_STEP_SUMMARY`` takes at most 1 MiB per step."""
+SARIF_FINGERPRINT = "kubectlTestbenchFinding/v1"
 
 
 class Reporter:
-    """Collects results file by file and writes the chosen format."""
+    """Collects results file by file and writes the chosen format.
 
-    def __init__(self, fmt: str, out: IO[str] | None = None, err: IO[str] | None = None, color: bool | None = None):
+    ``root`` is the directory paths are made relative to in github/sarif/junit output (the repository
+    root in CI; default: the working directory); ``summary`` receives github's Markdown step summary;
+    ``strict`` makes warnings fail JUnit cases as they fail the run.
+    """
+
+    def __init__(self, fmt: str, out: IO[str] | None = None, err: IO[str] | None = None, color: bool | None = None,
+                 root: str | None = None, summary: IO[str] | None = None, strict: bool = False):
         self.fmt = fmt
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         self.diagnostics: list[Diagnostic] = []
         self.checked: list[tuple[str, str, int]] = []
         self.color = _use_color(self.out) if color is None else color
+        self.root = root
+        self.summary = summary
+        self.strict = strict
 
     def add(self, diagnostics: list[Diagnostic], checked: Iterable[tuple[str, int]] = (), file: str = "") -> None:
         if self.fmt == "text":
@@ -48,13 +69,15 @@ class Reporter:
             self.out.write(json_report(self.diagnostics, counts))
             self.err.write(counts.summary() + "\n")
         elif self.fmt == "github":
-            self.out.write(github_report(self.diagnostics))
+            self.out.write(github_report(self.diagnostics, self.root))
             self.out.write(counts.summary() + "\n")
+            if self.summary is not None:
+                self.summary.write(step_summary(self.diagnostics, counts, self.root))
         elif self.fmt == "sarif":
-            self.out.write(sarif_report(self.diagnostics))
+            self.out.write(sarif_report(self.diagnostics, self.root))
             self.err.write(counts.summary() + "\n")
         elif self.fmt == "junit":
-            self.out.write(junit_report(self.diagnostics, self.checked))
+            self.out.write(junit_report(self.diagnostics, self.checked, self.strict, self.root))
             self.err.write(counts.summary() + "\n")
         self.out.flush()
 
@@ -100,39 +123,85 @@ def _gh_prop(text: str) -> str:
     return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_report(diagnostics: list[Diagnostic]) -> str:
-    lines: list[str] = []
-    shown = {Severity.ERROR: 0, Severity.WARNING: 0, Severity.INFO: 0}
-    hidden = {Severity.ERROR: 0, Severity.WARNING: 0, Severity.INFO: 0}
-    command = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
-    for d in diagnostics:
-        if shown[d.severity] >= GITHUB_MAX_PER_SEVERITY:
-            hidden[d.severity] += 1
-            continue
-        shown[d.severity] += 1
-        props = [f"file={_gh_prop(_relative(d.file))}"]
+_GH_COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+_GH_NOUN = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def github_annotation(d: Diagnostic, root: str | None = None) -> str:
+    """One workflow command; ``file`` is relative to the repository so GitHub can attach it to the diff."""
+    props = []
+    if d.file and d.file != "-":
+        props.append(f"file={_gh_prop(_relative(d.file, root))}")
         if d.line:
-            props += [f"line={d.line}", f"col={d.col}"]
-        props.append(f"title={_gh_prop(d.rule)}")
-        message = f"{d.path}: {d.message}" if d.path else d.message
-        if d.hint:
-            message += f"\nhint: {d.hint}"
-        lines.append(f"::{command[d.severity]} {','.join(props)}::{_gh_data(message)}")
-    for sev, count in hidden.items():
-        if count:
-            lines.append(f"::notice title=kubectl-testbench::{count} more {sev.value} finding"
-                         f"{'s' if count != 1 else ''} not annotated (GitHub shows {GITHUB_MAX_PER_SEVERITY} "
-                         "per type); see the log or use -o sarif")
+            props += [f"line={d.line}", f"col={max(d.col, 1)}"]
+    props.append(f"title={_gh_prop(d.rule[:GITHUB_TITLE_MAX])}")
+    message = f"{d.path}: {d.message}" if d.path else d.message
+    if d.hint:
+        message += f"\nhint: {d.hint}"
+    if len(message) > GITHUB_MESSAGE_MAX:
+        message = message[: GITHUB_MESSAGE_MAX - 1] + "…"
+    return f"::{_GH_COMMAND[d.severity]} {','.join(props)}::{_gh_data(message)}"
+
+
+def github_report(diagnostics: list[Diagnostic], root: str | None = None) -> str:
+    """Annotations within GitHub's per-step limits, then every finding as a plain log line.
+
+    GitHub keeps at most 10 annotations of each type (error, warning, notice) per step and 50 per
+    job. When a type has more, the first nine are annotated and the tenth slot says how many were
+    left out, so the count itself is never the annotation GitHub drops. Errors come first.
+    """
+    lines: list[str] = []
+    ordered = sorted(diagnostics, key=lambda d: (_SEVERITY_RANK[d.severity], d.sort_key()))
+    for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
+        found = [d for d in ordered if d.severity is severity]
+        shown = found if len(found) <= GITHUB_MAX_PER_SEVERITY else found[: GITHUB_MAX_PER_SEVERITY - 1]
+        lines.extend(github_annotation(d, root) for d in shown)
+        rest = len(found) - len(shown)
+        if rest:
+            noun = _GH_NOUN[severity] + ("s" if rest != 1 else "")
+            lines.append(f"::{_GH_COMMAND[severity]} title=kubectl-testbench::{rest} more {noun} not annotated "
+                         f"(GitHub keeps {GITHUB_MAX_PER_SEVERITY} {_GH_NOUN[severity]} annotations per step); "
+                         "all findings are in the log below and in the job summary")
     for d in diagnostics:  # the full list stays readable in the log
         lines.append(text_line(d).rstrip("\n"))
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def _relative(path: str) -> str:
+_SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
+def _md(text: str) -> str:
+    from xml.sax.saxutils import escape
+
+    return str(escape(text)).replace("|", "\\|").replace("\n", "<br>")
+
+
+def step_summary(diagnostics: list[Diagnostic], counts: Counts, root: str | None = None) -> str:
+    """Markdown for ``$GITHUB_STEP_SUMMARY``: the totals and every finding, within GitHub's 1 MiB per step."""
+    head = f"### kubectl-testbench validate\n\n{_md(counts.summary())}\n"
+    if not diagnostics:
+        return head
+    out = [head, "\n| severity | rule | location | field | message |\n|---|---|---|---|---|\n"]
+    size = sum(len(part.encode()) for part in out)
+    for i, d in enumerate(sorted(diagnostics, key=lambda d: (_SEVERITY_RANK[d.severity], d.sort_key()))):
+        where = _relative(d.file, root) + (f":{d.line}:{d.col}" if d.line else "") if d.file != "-" else "stdin"
+        message = d.message + (f" (hint: {d.hint})" if d.hint else "")
+        row = f"| {d.severity.value} | `{d.rule}` | {_md(where)} | {_md(d.path)} | {_md(message)} |\n"
+        if size + len(row.encode()) > GITHUB_SUMMARY_MAX - 200:
+            out.append(f"\n{len(diagnostics) - i} more findings left out (a step summary holds 1 MiB); "
+                       "see the log.\n")
+            break
+        out.append(row)
+        size += len(row.encode())
+    return "".join(out)
+
+
+def _relative(path: str, root: str | None = None) -> str:
+    """``path`` relative to ``root`` (default: the working directory) with ``/``; unchanged when outside it."""
     if path == "-":
         return "stdin"
     try:
-        rel = os.path.relpath(path)
+        rel = os.path.relpath(path, root) if root else os.path.relpath(path)
     except ValueError:
         rel = path
     if rel.startswith(".."):
@@ -140,24 +209,39 @@ def _relative(path: str) -> str:
     return rel.replace(os.sep, "/")
 
 
-def sarif_report(diagnostics: list[Diagnostic]) -> str:
+def _artifact(path: str, root: str | None) -> dict[str, str]:
+    """A SARIF artifactLocation: a percent-encoded URI relative to ``%SRCROOT%`` (absolute when outside it)."""
+    rel = _relative(path, root)
+    if path == "-" or not os.path.isabs(rel):
+        return {"uri": quote(rel, safe="/"), "uriBaseId": "%SRCROOT%"}
+    return {"uri": Path(rel).as_uri()}
+
+
+def _fingerprint(d: Diagnostic, uri: str) -> str:
+    """Identity of a finding that survives edits elsewhere in the file: no line or column in it."""
+    key = "\0".join((d.rule, uri, d.object, d.path))
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def sarif_report(diagnostics: list[Diagnostic], root: str | None = None) -> str:
+    """SARIF 2.1.0 as GitHub code scanning takes it: stable rule ids, relative URIs, fingerprints."""
     from kubectl_testbench.validate.rules import RULES
 
     rule_ids = sorted(RULES)
     index = {rid: i for i, rid in enumerate(rule_ids)}
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-    rules = [{
-        "id": rid,
-        "name": rid.replace("/", "-"),
-        "shortDescription": {"text": RULES[rid].summary},
-        "defaultConfiguration": {"level": level[RULES[rid].severity]},
-        "helpUri": f"{INFORMATION_URI}/blob/main/docs/rules.md#{rid.replace('/', '')}",
-    } for rid in rule_ids]
+    rules = [_sarif_rule(RULES[rid], level[RULES[rid].severity]) for rid in rule_ids]
     results = []
+    seen: dict[str, int] = {}
     for d in diagnostics:
-        location: dict[str, object] = {"artifactLocation": {"uri": _relative(d.file), "uriBaseId": "%SRCROOT%"}}
+        artifact = _artifact(d.file, root)
+        location: dict[str, object] = {"artifactLocation": artifact}
         if d.line:
             location["region"] = {"startLine": d.line, "startColumn": max(d.col, 1)}
+        fingerprint = _fingerprint(d, artifact["uri"])
+        seen[fingerprint] = seen.get(fingerprint, 0) + 1
+        if seen[fingerprint] > 1:
+            fingerprint += f":{seen[fingerprint]}"
         result: dict[str, object] = {
             "ruleId": d.rule,
             "level": level[d.severity],
@@ -166,6 +250,7 @@ def sarif_report(diagnostics: list[Diagnostic]) -> str:
             "locations": [{"physicalLocation": location,
                            **({"logicalLocations": [{"fullyQualifiedName": d.path, "kind": "member"}]}
                               if d.path else {})}],
+            "partialFingerprints": {SARIF_FINGERPRINT: fingerprint},
         }
         if d.rule in index:
             result["ruleIndex"] = index[d.rule]
@@ -175,46 +260,86 @@ def sarif_report(diagnostics: list[Diagnostic]) -> str:
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {"name": "kubectl-testbench", "version": __version__,
-                                "informationUri": INFORMATION_URI, "rules": rules}},
+                                "semanticVersion": __version__, "informationUri": INFORMATION_URI, "rules": rules}},
+            "columnKind": "unicodeCodePoints",
             "results": results,
         }],
     }
-    return json.dumps(doc, indent=2) + "\n"
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def junit_report(diagnostics: list[Diagnostic], checked: list[tuple[str, str, int]]) -> str:
-    """One test case per Experiment (and per unreadable file), failures carrying every error."""
+def _sarif_rule(rule: RuleInfo, level: str) -> dict[str, object]:
+    category = rule.id.split("/", 1)[0]
+    return {
+        "id": rule.id,
+        "name": "".join(part.capitalize() for part in re.split(r"[/-]", rule.id)),
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.summary},
+        "help": {"text": f"{rule.summary} List every rule with: kubectl testbench validate --list-rules",
+                 "markdown": f"**{rule.id}** ({rule.severity.value}): {rule.summary}\n\n"
+                             "List every rule with `kubectl testbench validate --list-rules`."},
+        "helpUri": f"{INFORMATION_URI}/blob/main/docs/rules.md#{rule.id.replace('/', '')}",
+        "defaultConfiguration": {"level": level},
+        "properties": {"tags": ["kubernetes", "testbench", category]},
+    }
+
+
+def junit_report(diagnostics: list[Diagnostic], checked: list[tuple[str, str, int]], strict: bool = False,
+                 root: str | None = None) -> str:
+    """One test suite per file and one test case per Experiment, as GitLab, Jenkins and GitHub reporters read it.
+
+    A case fails on errors (and on warnings with ``strict``); an unreadable file is an ``<error>``, not
+    a failure, since it was never checked. Warnings that do not fail go to ``<system-out>``. Each case
+    carries ``file`` and ``line`` attributes for viewers that link findings to source.
+    """
     from xml.sax.saxutils import escape, quoteattr
+
+    from kubectl_testbench.validate.engine import FATAL_RULES
 
     by_object: dict[tuple[str, str], list[Diagnostic]] = {}
     for d in diagnostics:
         by_object.setdefault((d.file, d.object), []).append(d)
-    cases: list[str] = []
-    failures = 0
-    seen: set[tuple[str, str]] = set()
-    entries = [(f, name) for f, name, _ in checked]
-    entries += [k for k in by_object if k not in set(entries)]
+    lines_of = {(f, name): line for f, name, line in checked}
+    entries: list[tuple[str, str]] = []
+    for key in [(f, name) for f, name, _ in checked] + list(by_object):
+        if key not in entries:
+            entries.append(key)
+    files: dict[str, list[str]] = {}
+    totals: dict[str, list[int]] = {}
     for file, name in entries:
-        if (file, name) in seen:
-            continue
-        seen.add((file, name))
+        rel = _relative(file, root)
         found = [d for d in by_object.get((file, name), []) if d.severity is not Severity.INFO]
-        errors = [d for d in found if d.severity is Severity.ERROR]
-        body = ""
-        if errors:
-            failures += 1
-            text = "\n".join(text_line(d).rstrip("\n") for d in found)
-            body = (f"<failure message={quoteattr(errors[0].message)} type={quoteattr(errors[0].rule)}>"
-                    f"{escape(text)}</failure>")
+        failing = [d for d in found if d.severity is Severity.ERROR or strict]
+        fatal = [d for d in failing if d.rule in FATAL_RULES]
+        log = escape("\n".join(text_line(d).rstrip("\n") for d in found))
+        if fatal:
+            body = (f"<error message={quoteattr(fatal[0].message)} type={quoteattr(fatal[0].rule)}>"
+                    f"{log}</error>")
+        elif failing:
+            body = (f"<failure message={quoteattr(failing[0].message)} type={quoteattr(failing[0].rule)}>"
+                    f"{log}</failure>")
         elif found:
-            body = f"<system-out>{escape(chr(10).join(text_line(d).rstrip(chr(10)) for d in found))}</system-out>"
-        label = name or _relative(file)
-        cases.append(f'    <testcase classname={quoteattr(_relative(file))} name={quoteattr(label)} time="0">'
-                     f"{body}</testcase>")
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f'<testsuites name="kubectl-testbench" tests="{len(cases)}" failures="{failures}" errors="0">\n'
-        f'  <testsuite name="kubectl-testbench validate" tests="{len(cases)}" failures="{failures}" errors="0" '
-        'skipped="0" time="0">\n' + "\n".join(cases) + ("\n" if cases else "")
-        + "  </testsuite>\n</testsuites>\n"
-    )
+            body = f"<system-out>{log}</system-out>"
+        else:
+            body = ""
+        line = lines_of.get((file, name)) or next((d.line for d in found if d.line), 0)
+        attrs = (f"classname={quoteattr(rel)} name={quoteattr(name or rel)} file={quoteattr(rel)}"
+                 + (f' line="{line}"' if line else "") + ' time="0"')
+        files.setdefault(rel, []).append(f"    <testcase {attrs}>{body}</testcase>" if body
+                                         else f"    <testcase {attrs}/>")
+        tally = totals.setdefault(rel, [0, 0, 0])
+        tally[0] += 1
+        tally[1] += bool(failing and not fatal)
+        tally[2] += bool(fatal)
+    suites = []
+    for rel, cases in files.items():
+        tests, failures, errors = totals[rel]
+        suites.append(f"  <testsuite name={quoteattr(rel)} tests=\"{tests}\" failures=\"{failures}\" "
+                      f"errors=\"{errors}\" skipped=\"0\" time=\"0\" file={quoteattr(rel)}>\n"
+                      + "\n".join(cases) + "\n  </testsuite>\n")
+    tests = sum(t[0] for t in totals.values())
+    failures = sum(t[1] for t in totals.values())
+    errors = sum(t[2] for t in totals.values())
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<testsuites name="kubectl-testbench validate" tests="{tests}" failures="{failures}" '
+            f'errors="{errors}" skipped="0" time="0">\n' + "".join(suites) + "</testsuites>\n")

@@ -17,7 +17,8 @@ from tests.conftest import EXAMPLES, ROOT
 render_compile = pytest.importorskip("kubectl_testbench.render.compile")
 render_settings = pytest.importorskip("kubectl_testbench.render.settings")
 
-SOURCES = sorted(EXAMPLES.rglob("*.yaml")) + sorted((ROOT / "tests" / "render" / "fixtures").glob("*.yaml"))
+SOURCES = [p for p in sorted(EXAMPLES.rglob("*.yaml")) + sorted((ROOT / "tests" / "render" / "fixtures").glob("*.yaml"))
+           if "kind: Experiment" in p.read_text()]
 
 
 def _experiments(path: Path) -> list[dict[str, Any]]:

@@ -1,0 +1,120 @@
+"""Finding Experiments cheaply, for callers that see a whole repository or every changed YAML file.
+
+Argo CD runs a plugin's discover command for every Application that might use it, and pre-commit hands
+a hook every staged YAML file. Both must stay fast and must not trip over YAML that is not ours (Helm
+templates, empty files): a byte search for our API group decides which files are ours at all, and only
+those are parsed.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+from collections.abc import Iterator
+
+from kubectl_testbench.load.sources import EXTENSIONS
+from kubectl_testbench.model.constants import GROUP, KIND
+
+MARKER = GROUP.encode()
+MAX_BYTES = 16 * 1024 * 1024
+"""Files larger than this are not ours to inspect (the validator's own default limit)."""
+
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_KIND_LINE = re.compile(rb"""(?m)^\s*(?:-\s+)?["']?kind["']?\s*:\s*["']?Experiment["']?\s*,?\s*$"""
+                        rb"""|["']kind["']\s*:\s*["']Experiment["']""")
+
+
+def mentions_group(data: bytes) -> bool:
+    """Whether the bytes mention ``testbench.agentic-layer.ai`` (also in UTF-16/32 files with a BOM)."""
+    if MARKER in data:
+        return True
+    for bom, encoding in _WIDE_BOMS:
+        if data.startswith(bom):
+            return MARKER in data[len(bom):].decode(encoding, errors="ignore").encode()
+    return False
+
+
+def read_head(path: str, limit: int = MAX_BYTES) -> bytes | None:
+    """The file's bytes, or None when it is unreadable or larger than ``limit``."""
+    try:
+        if os.path.getsize(path) > limit:
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(limit + 1)
+    except OSError:
+        return None
+
+
+def file_mentions_group(path: str) -> bool:
+    """Whether a file is one of ours to validate; unreadable files count as ours (validate reports them)."""
+    data = read_head(path)
+    return True if data is None else mentions_group(data)
+
+
+def holds_experiment(data: bytes) -> bool:
+    """Whether a file holds a top-level Experiment (or a v1 List containing one).
+
+    Only files that mention our group are parsed. A file that does not parse still counts when a
+    line reads ``kind: Experiment``: the plugin should then claim it and report the syntax error,
+    rather than leave Argo CD to apply it as a plain manifest.
+    """
+    if not mentions_group(data):
+        return False
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        for doc in yaml.load_all(data, Loader=loader):
+            if _is_experiment(doc):
+                return True
+            if isinstance(doc, dict) and doc.get("kind") == "List" and isinstance(doc.get("items"), list) \
+                    and any(_is_experiment(item) for item in doc["items"]):
+                return True
+    except (yaml.YAMLError, ValueError, RecursionError):
+        return _KIND_LINE.search(data) is not None
+    return False
+
+
+def _is_experiment(doc: object) -> bool:
+    if not isinstance(doc, dict) or doc.get("kind") != KIND:
+        return False
+    api_version = doc.get("apiVersion")
+    return isinstance(api_version, str) and api_version.split("/", 1)[0] == GROUP
+
+
+def yaml_files(root: str) -> Iterator[str]:
+    """``*.yaml``, ``*.yml`` and ``*.json`` under ``root`` in sorted order, skipping dot-directories
+    and symlinked directories (the same rules as the validator's directory scan)."""
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                yield from yaml_files(entry.path)
+            elif entry.name.endswith(EXTENSIONS) and entry.is_file(follow_symlinks=True):
+                yield entry.path
+        except OSError:
+            continue
+
+
+def experiment_dirs(root: str) -> list[str]:
+    """Directories under ``root`` (relative, ``.`` for root itself) that directly hold an Experiment."""
+    found: set[str] = set()
+    for path in yaml_files(root):
+        directory = os.path.relpath(os.path.dirname(path), root)
+        if directory in found:
+            continue
+        data = read_head(path)
+        if data is not None and holds_experiment(data):
+            found.add(directory)
+    return sorted(d.replace(os.sep, "/") for d in found)

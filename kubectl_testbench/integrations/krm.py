@@ -1,0 +1,406 @@
+"""A KRM function (kustomize, kpt): Experiments in a ``ResourceList`` become their rendered resources.
+
+The function specification: a ``ResourceList`` (``config.kubernetes.io/v1``) arrives on stdin with
+``items`` and a ``functionConfig``; the same list goes back on stdout with the items transformed and
+problems reported as ``results`` (severity, message, resourceRef, field.path, file.path). Everything
+here is pure: the caller reads, writes and chooses the exit code (non-zero when an error result exists).
+
+Configuration (``functionConfig``): a ConfigMap or a ``RenderExperiments`` object
+(``fn.testbench.agentic-layer.ai/v1alpha1``) whose ``data`` holds
+the render flags by their command-line names (``mode: render|validate``, ``namespace``,
+``testkube-namespace``, ``agent-url``, ``agent-port``, ``ai-gateway-url``, ``ai-gateway-port``,
+``include-experiment``, ``argocd-sync-waves``, ``strict``), or a ``RenderDefaults`` object. A
+``RenderDefaults`` among the items (the ``testbench-defaults.yaml`` a kustomization lists) supplies
+defaults too and is consumed by rendering, since it is not a Kubernetes resource.
+
+Orchestrators track each item's file in ``internal.config.kubernetes.io/path`` (kpt, kustomize ≥ 4;
+``config.kubernetes.io/path`` in older ones) or ``config.kubernetes.io/origin`` (kustomize's
+``buildMetadata: [originAnnotations]``). Results point at that file. Rendered objects are placed beside
+their Experiment under the file name ``render --output-dir`` would use, so ``kpt fn sink`` writes the
+same layout; kept items keep every annotation untouched so orchestrators can match them.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import posixpath
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_testbench.model.constants import GROUP
+from kubectl_testbench.render.settings import Defaults, Flags
+
+RESOURCE_LIST = "ResourceList"
+RESOURCE_LIST_API = "config.kubernetes.io/v1"
+FUNCTION_KIND = "RenderExperiments"
+FUNCTION_API = "fn.testbench.agentic-layer.ai/v1alpha1"
+"""The typed functionConfig; its own group, so validate and render skip it like any foreign kind."""
+DEFAULTS_KIND = "RenderDefaults"
+PATH_KEYS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path")
+INDEX_KEYS = ("internal.config.kubernetes.io/index", "config.kubernetes.io/index")
+ORIGIN_KEY = "config.kubernetes.io/origin"
+BOOKKEEPING = ("config.kubernetes.io/", "internal.config.kubernetes.io/", "config.k8s.io/", "kustomize.config.k8s.io/")
+"""Annotation prefixes orchestrators add for their own tracking; stripped before an Experiment is validated."""
+
+MODES = ("render", "validate")
+BOOLEAN_KEYS = ("include-experiment", "argocd-sync-waves", "strict")
+PORT_KEYS = ("agent-port", "ai-gateway-port")
+TEXT_KEYS = ("namespace", "testkube-namespace", "agent-url", "ai-gateway-url")
+CONFIG_KEYS = ("mode", *TEXT_KEYS, *PORT_KEYS, *BOOLEAN_KEYS)
+_TRUE = ("true", "1", "yes")
+_FALSE = ("false", "0", "no")
+
+
+class InputError(Exception):
+    """The input is not a ResourceList (or resource stream) this function can read at all."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """One entry of ``ResourceList.results``."""
+
+    message: str
+    severity: str = "error"
+    resource: dict[str, Any] | None = None
+    field_path: str = ""
+    file_path: str = ""
+    file_index: int | None = None
+    rule: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"message": self.message, "severity": self.severity}
+        if self.resource is not None:
+            out["resourceRef"] = resource_ref(self.resource)
+        if self.field_path:
+            out["field"] = {"path": self.field_path}
+        if self.file_path:
+            out["file"] = {"path": self.file_path} if self.file_index is None else \
+                {"path": self.file_path, "index": self.file_index}
+        if self.rule:
+            out["tags"] = {"rule": self.rule}
+        return out
+
+    def text(self) -> str:
+        """A one-line, grep-friendly form for stderr (kustomize shows a failing function's stderr)."""
+        where = f"{self.file_path}: " if self.file_path else ""
+        obj = ""
+        if self.resource is not None:
+            ref = resource_ref(self.resource)
+            ns = f"{ref['namespace']}/" if ref.get("namespace") else ""
+            obj = f" {ref.get('kind', '?')} {ns}{ref.get('name', '?')}"
+        rule = f"[{self.rule}]" if self.rule else ""
+        fpath = f" {self.field_path}:" if self.field_path else ""
+        return f"{where}{self.severity}{rule}{obj}{fpath} {self.message}"
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the function was asked to do."""
+
+    mode: str = "render"
+    flags: Flags = field(default_factory=Flags)
+    strict: bool = False
+    defaults: Defaults | None = None
+
+
+def resource_ref(obj: dict[str, Any]) -> dict[str, str]:
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    assert isinstance(meta, dict)
+    ref = {"apiVersion": str(obj.get("apiVersion", "")), "kind": str(obj.get("kind", "")),
+           "name": str(meta.get("name", ""))}
+    if meta.get("namespace"):
+        ref["namespace"] = str(meta["namespace"])
+    return ref
+
+
+def annotations_of(obj: dict[str, Any]) -> dict[str, Any]:
+    meta = obj.get("metadata")
+    anns = meta.get("annotations") if isinstance(meta, dict) else None
+    return anns if isinstance(anns, dict) else {}
+
+
+def source_file(obj: dict[str, Any]) -> tuple[str, int | None]:
+    """The file an item came from and its document index there, from the orchestrator's annotations."""
+    anns = annotations_of(obj)
+    path = next((str(anns[k]) for k in PATH_KEYS if anns.get(k)), "")
+    index_text = next((str(anns[k]) for k in INDEX_KEYS if anns.get(k) is not None), "")
+    if not path and isinstance(anns.get(ORIGIN_KEY), str):
+        import yaml
+
+        try:
+            origin = yaml.safe_load(anns[ORIGIN_KEY])
+        except yaml.YAMLError:
+            origin = None
+        if isinstance(origin, dict) and isinstance(origin.get("path"), str):
+            path = origin["path"]
+    return path, int(index_text) if index_text.isdigit() else None
+
+
+def group_of(obj: dict[str, Any]) -> str:
+    api_version = obj.get("apiVersion")
+    return api_version.split("/", 1)[0] if isinstance(api_version, str) and "/" in api_version else ""
+
+
+# --- configuration ----------------------------------------------------------------------------------------
+
+
+def parse_config(function_config: Any) -> tuple[Config, list[Result]]:
+    """The function's settings from its ``functionConfig``; unusable values become error results."""
+    if function_config is None or function_config == {}:
+        return Config(), []
+    if not isinstance(function_config, dict):
+        return Config(), [Result("functionConfig must be an object", rule="krm/config")]
+    if function_config.get("kind") == DEFAULTS_KIND and group_of(function_config) == GROUP:
+        defaults, findings = read_defaults(function_config)
+        return Config(defaults=defaults), findings
+    data = function_config.get("data") or {}
+    if not isinstance(data, dict):
+        return Config(), [Result("functionConfig.data must be a map of strings", resource=function_config,
+                                 field_path="data", rule="krm/config")]
+    problems: list[Result] = []
+
+    def bad(key: str, message: str) -> None:
+        problems.append(Result(message, resource=function_config, field_path=f"data.{key}", rule="krm/config"))
+
+    values: dict[str, str] = {}
+    for key, value in data.items():
+        if key not in CONFIG_KEYS:
+            bad(str(key), f"unknown key {key!r} (known: {', '.join(CONFIG_KEYS)})")
+        elif value is None or isinstance(value, (dict, list)):
+            bad(key, f"{key} must be a string")
+        else:
+            values[key] = ("true" if value else "false") if isinstance(value, bool) else str(value).strip()
+    mode = values.get("mode", "render") or "render"
+    if mode not in MODES:
+        bad("mode", f"mode must be render or validate, not {mode!r}")
+        mode = "render"
+    booleans: dict[str, bool | None] = {}
+    for key in BOOLEAN_KEYS:
+        text = values.get(key, "").lower()
+        booleans[key] = True if text in _TRUE else False if text in _FALSE else None
+        if text and booleans[key] is None:
+            bad(key, f"{key} must be true or false, not {values[key]!r}")
+    ports: dict[str, int | None] = {}
+    for key in PORT_KEYS:
+        text = values.get(key, "")
+        ports[key] = int(text) if text.isdigit() and 1 <= int(text) <= 65535 else None
+        if text and ports[key] is None:
+            bad(key, f"{key} must be a port number (1-65535), not {text!r}")
+    flags = Flags(namespace=values.get("namespace") or "default",
+                  testkube_namespace=values.get("testkube-namespace") or None,
+                  agent_url=values.get("agent-url") or None, agent_port=ports["agent-port"],
+                  gateway_url=values.get("ai-gateway-url") or None, gateway_port=ports["ai-gateway-port"],
+                  include_experiment=bool(booleans["include-experiment"]),
+                  argocd_sync_waves=booleans["argocd-sync-waves"])
+    return Config(mode=mode, flags=flags, strict=bool(booleans["strict"])), problems
+
+
+def read_defaults(doc: dict[str, Any]) -> tuple[Defaults | None, list[Result]]:
+    """A RenderDefaults object (an item or the functionConfig), checked against its schema."""
+    from kubectl_testbench.render.defaults_file import check_defaults_document
+
+    path, index = source_file(doc)
+    clean = _without_bookkeeping(doc)
+    findings = check_defaults_document(clean, path)
+    if findings:
+        return None, [Result(d.message, "error", doc, d.path, path, index, d.rule) for d in findings]
+    spec = clean.get("spec") if isinstance(clean.get("spec"), dict) else {}
+    assert isinstance(spec, dict)
+    return Defaults.from_spec(spec, path or DEFAULTS_KIND), []
+
+
+# --- the transformation -------------------------------------------------------------------------------------
+
+
+def transform(items: list[Any], function_config: Any) -> tuple[list[Any], list[Result]]:
+    """Validate every Experiment in ``items``; in render mode replace each valid one by its objects."""
+    config, results = parse_config(function_config)
+    defaults_items = {i for i, item in enumerate(items)
+                      if isinstance(item, dict) and item.get("kind") == DEFAULTS_KIND and group_of(item) == GROUP}
+    defaults = config.defaults
+    for i in sorted(defaults_items):
+        found, problems = read_defaults(items[i])
+        results.extend(problems)
+        if found is None:
+            continue
+        if defaults is not None:
+            path, index = source_file(items[i])
+            results.append(Result(f"a second RenderDefaults ({defaults.source} is already in use); keep one",
+                                  resource=items[i], file_path=path, file_index=index, rule="krm/defaults"))
+            continue
+        defaults = found
+    render = config.mode == "render"
+    flags = dataclasses.replace(config.flags, include_experiment=False)
+    out: list[Any] = []
+    rendered: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    experiments = 0
+    valid = 0
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            results.append(Result(f"items[{i}] is not an object", rule="krm/input"))
+            out.append(item)
+            continue
+        if i in defaults_items:
+            if not render:
+                out.append(item)
+            continue
+        if group_of(item) != GROUP:
+            out.append(item)
+            continue
+        experiments += 1
+        data, item_results = check_experiment(item, i, config.strict)
+        results.extend(item_results)
+        if data is None:
+            out.append(item)
+            continue
+        valid += 1
+        if not render:
+            out.append(item)
+            continue
+        objects = render_item(item, data, flags, defaults)
+        rendered.extend((obj, item) for obj in objects)
+        out.extend(objects)
+        if config.flags.include_experiment:
+            kept = copy.deepcopy(item)
+            kept.setdefault("metadata", {}).setdefault("namespace", data["metadata"].get("namespace")
+                                                       or config.flags.namespace)
+            out.append(kept)
+    results.extend(collisions(out, rendered))
+    if experiments:
+        verb = "rendered" if render else "validated"
+        made = f" into {len(rendered)} objects" if render else ""
+        results.append(Result(f"{verb} {valid} of {experiments} Experiments{made}", severity="info",
+                              rule="krm/summary"))
+    return out, results
+
+
+def check_experiment(item: dict[str, Any], index: int, strict: bool) -> tuple[dict[str, Any] | None, list[Result]]:
+    """Validate one item as ``kubectl testbench validate`` would; the Experiment as stored when valid."""
+    from kubectl_testbench.validate.engine import Options, validate_text
+
+    path, file_index = source_file(item)
+    label = path or f"items[{index}]"
+    result = validate_text(json.dumps(_without_bookkeeping(item), ensure_ascii=False), label,
+                           Options(strict=strict, keep_experiments=True))
+    results = []
+    for d in result.diagnostics:
+        severity = d.severity.value
+        if strict and severity == "warning":
+            severity = "error"
+        message = d.message + (f" (hint: {d.hint})" if d.hint else "")
+        results.append(Result(message, severity, item, d.path, path, file_index, d.rule))
+    if result.experiments:
+        return result.experiments[0].data, results
+    return None, results
+
+
+def render_item(item: dict[str, Any], data: dict[str, Any], flags: Flags,
+                defaults: Defaults | None) -> list[dict[str, Any]]:
+    """The Experiment's objects, placed beside it with the orchestrator's path annotations."""
+    from kubectl_testbench.emit.order import file_name
+    from kubectl_testbench.render.compile import render_experiment
+
+    anns = annotations_of(item)
+    path, _ = source_file(item)
+    objects = render_experiment(data, flags, defaults)
+    for obj in objects:
+        keys = [k for k in PATH_KEYS if anns.get(k)]
+        if not keys:
+            continue
+        target = posixpath.join(posixpath.dirname(path), file_name(obj))
+        meta_anns = obj["metadata"].setdefault("annotations", {})
+        for key in keys:
+            meta_anns[key] = target
+        for key in INDEX_KEYS:
+            if key in anns:
+                meta_anns[key] = "0"
+    return objects
+
+
+def collisions(items: list[Any], rendered: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[Result]:
+    """Rendered objects whose kind, namespace and name another item already has."""
+    def key(obj: dict[str, Any]) -> tuple[str, str, str, str]:
+        ref = resource_ref(obj)
+        return group_of(obj), ref["kind"], ref.get("namespace", ""), ref["name"]
+
+    new = {id(obj): source for obj, source in rendered}
+    seen: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    out = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        first = seen.setdefault(key(item), item)
+        if first is item:
+            continue
+        culprit = item if id(item) in new else first
+        source = new.get(id(culprit))
+        if source is None:
+            continue
+        path, index = source_file(source)
+        ref = resource_ref(culprit)
+        out.append(Result(f"renders {ref['kind']} {ref.get('namespace', '')}/{ref['name']}, which another item "
+                          "already defines; rename one of them", resource=source, file_path=path, file_index=index,
+                          rule="render/duplicate"))
+    return out
+
+
+def _without_bookkeeping(obj: dict[str, Any]) -> dict[str, Any]:
+    clean = copy.deepcopy(obj)
+    meta = clean.get("metadata")
+    if isinstance(meta, dict) and isinstance(meta.get("annotations"), dict):
+        kept = {k: v for k, v in meta["annotations"].items() if not str(k).startswith(BOOKKEEPING)}
+        if kept:
+            meta["annotations"] = kept
+        else:
+            del meta["annotations"]
+    return clean
+
+
+# --- the ResourceList ----------------------------------------------------------------------------------------
+
+
+def has_errors(results: list[Result]) -> bool:
+    return any(r.severity == "error" for r in results)
+
+
+def process(resource_list: Any) -> tuple[dict[str, Any], list[Result]]:
+    """The output ResourceList for an input one: transformed items, earlier results plus ours."""
+    if not isinstance(resource_list, dict) or resource_list.get("kind") != RESOURCE_LIST:
+        raise InputError("stdin is not a ResourceList (kind: ResourceList, apiVersion: config.kubernetes.io/v1)")
+    items = resource_list.get("items")
+    if items is None:
+        items = []
+    if not isinstance(items, list):
+        raise InputError("ResourceList.items must be a list")
+    function_config = resource_list.get("functionConfig")
+    new_items, results = transform(items, function_config)
+    out: dict[str, Any] = {"apiVersion": resource_list.get("apiVersion") or RESOURCE_LIST_API,
+                           "kind": RESOURCE_LIST, "items": new_items}
+    if function_config is not None:
+        out["functionConfig"] = function_config
+    earlier = resource_list.get("results")
+    all_results = (list(earlier) if isinstance(earlier, list) else []) + [r.as_dict() for r in results]
+    if all_results:
+        out["results"] = all_results
+    return out, results
+
+
+def load_documents(text: str) -> list[Any]:
+    """YAML documents as Kubernetes reads them (YAML 1.1), but timestamps stay strings, as in JSON."""
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class Loader(base):  # type: ignore[valid-type,misc]
+        pass
+
+    Loader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in base.yaml_implicit_resolvers.items()
+    }
+    try:
+        return [doc for doc in yaml.load_all(text, Loader=Loader) if doc is not None]
+    except yaml.YAMLError as err:
+        raise InputError(f"stdin is not YAML: {err}") from None

@@ -1,0 +1,446 @@
+"""The Argo CD config-management plugin, run the way the repo-server sidecar runs it.
+
+plugin.yaml's commands are executed exactly as written (``kubectl-testbench`` resolved on PATH) with the
+environment Argo CD builds: build variables, ``ARGOCD_ENV_*`` for plugin env, ``ARGOCD_APP_PARAMETERS``
+plus ``PARAM_*`` for parameters (escaped as Argo CD escapes them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from kubectl_testbench.integrations.argocd import (
+    PARAMETERS,
+    ParameterError,
+    escaped,
+    exec_timeout,
+    settings_from_env,
+)
+from kubectl_testbench.layout import TESTKUBE_NAMESPACE
+from kubectl_testbench.render.settings import DEFAULT_AGENT_PORT, DEFAULT_GATEWAY_PORT
+from tests.conftest import EXAMPLES, ROOT, kubectl, run_cli
+from tests.integrations.helpers import console_script, env_with_path
+
+PLUGIN = ROOT / "integrations" / "argocd" / "plugin.yaml"
+NO_NAMESPACE = """\
+apiVersion: testbench.agentic-layer.ai/v1alpha1
+kind: Experiment
+metadata:
+  name: smoke
+spec:
+  agentRef:
+    name: shop-agent
+  aiGatewayRef:
+    name: gateway
+  dataset:
+    url: https://datasets.example.com/smoke/experiment.json
+"""
+
+
+def plugin() -> dict[str, Any]:
+    doc = yaml.safe_load(PLUGIN.read_text())
+    assert isinstance(doc, dict)
+    return doc
+
+
+def plugin_command(section: dict[str, Any]) -> list[str]:
+    """``command`` + ``args``, as the CMP server joins them."""
+    return [*section["command"], *section.get("args", [])]
+
+
+def argo_escape(name: str) -> str:
+    """Argo CD's own rule, written out independently of the code under test."""
+    return "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in name.upper())
+
+
+def argocd_env(bin_dir: Path, app_namespace: str = "team-a", parameters: list[dict[str, Any]] | None = None,
+               plugin_env: dict[str, str] | None = None, with_json: bool = True) -> dict[str, str]:
+    """The environment the repo-server gives plugin commands for one Application."""
+    env = env_with_path(bin_dir, ARGOCD_APP_NAME="experiments", ARGOCD_APP_NAMESPACE=app_namespace,
+                        ARGOCD_APP_REVISION="0123456789abcdef", ARGOCD_APP_REVISION_SHORT="0123456",
+                        ARGOCD_APP_SOURCE_PATH="apps/experiments", ARGOCD_APP_SOURCE_REPO_URL="https://git.example/x",
+                        ARGOCD_APP_SOURCE_TARGET_REVISION="main", KUBE_VERSION="1.32.4",
+                        KUBE_API_VERSIONS="v1,apps/v1,testworkflows.testkube.io/v1")
+    for name, value in (plugin_env or {}).items():
+        env[f"ARGOCD_ENV_{name}"] = value
+    if parameters is not None:
+        if with_json:
+            env["ARGOCD_APP_PARAMETERS"] = json.dumps(parameters)
+        for param in parameters:
+            base = "PARAM_" + argo_escape(param["name"])
+            if "string" in param:
+                env[base] = param["string"]
+            for i, item in enumerate(param.get("array", [])):
+                env[f"{base}_{i}"] = item
+            for key, value in param.get("map", {}).items():
+                env[f"{base}_{argo_escape(key)}"] = value
+    return env
+
+
+def run_generate(app_dir: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    command = plugin_command(plugin()["spec"]["generate"])
+    return subprocess.run(command, cwd=app_dir, env=env, capture_output=True, text=True, timeout=90, check=False)
+
+
+def run_discover(app_dir: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    command = plugin_command(plugin()["spec"]["discover"]["find"])
+    return subprocess.run(command, cwd=app_dir, env=env, capture_output=True, text=True, timeout=60, check=False)
+
+
+def manifests_only(stdout: str) -> list[dict[str, Any]]:
+    """Every document is a Kubernetes object (what the repo-server's YAML splitter needs)."""
+    docs = [d for d in yaml.safe_load_all(stdout) if d is not None]
+    assert docs, "no manifests on stdout"
+    for doc in docs:
+        assert isinstance(doc, dict) and doc.get("apiVersion") and doc.get("kind"), doc
+        assert doc["metadata"]["name"]
+    return docs
+
+
+@pytest.fixture()
+def app_dir(tmp_path: Path) -> Path:
+    """An Application directory: the example Experiments, one without a namespace, and files that are not ours."""
+    app = tmp_path / "repo" / "apps" / "experiments"
+    shutil.copytree(EXAMPLES / "experiments", app)
+    (app / "smoke.yaml").write_text(NO_NAMESPACE)
+    (app / "README.md").write_text("# experiments\n")
+    (app / "values.json").write_text('{"replicas": 2}\n')
+    return app
+
+
+@pytest.fixture()
+def bin_dir(tmp_path: Path) -> Path:
+    return console_script(tmp_path / "bin")
+
+
+# --- plugin.yaml ------------------------------------------------------------------------------------------
+
+
+def test_plugin_yaml_is_a_sidecar_cmp_whose_commands_are_our_cli() -> None:
+    doc = plugin()
+    assert doc["apiVersion"] == "argoproj.io/v1alpha1" and doc["kind"] == "ConfigManagementPlugin"
+    assert doc["metadata"]["name"] == "kubectl-testbench" and "version" not in doc["spec"]
+    assert plugin_command(doc["spec"]["generate"]) == ["kubectl-testbench", "argocd", "generate"]
+    assert set(doc["spec"]["discover"]) == {"find"} and set(doc["spec"]["discover"]["find"]) == {"command"}
+    assert plugin_command(doc["spec"]["discover"]["find"]) == ["kubectl-testbench", "argocd", "discover"]
+    assert doc["spec"]["preserveFileMode"] is False and "init" not in doc["spec"]
+
+
+def test_announced_parameters_are_the_ones_the_plugin_applies() -> None:
+    static = plugin()["spec"]["parameters"]["static"]
+    assert static == [p.announcement() for p in PARAMETERS], \
+        "plugin.yaml parameters.static differs from kubectl_testbench/integrations/argocd.py PARAMETERS"
+    defaults = {p["name"]: p.get("string", p.get("array")) for p in static}
+    assert defaults["testkube-namespace"] == TESTKUBE_NAMESPACE
+    assert defaults["agent-port"] == str(DEFAULT_AGENT_PORT)
+    assert defaults["ai-gateway-port"] == str(DEFAULT_GATEWAY_PORT)
+    assert defaults["paths"] == ["."]
+    for param in static:  # Argo CD's UI needs collectionType for anything that is not a string
+        assert ("array" in param) == (param.get("collectionType") == "array")
+        assert escaped(param["name"]) == argo_escape(param["name"])
+
+
+# --- generate, exactly as written -----------------------------------------------------------------------
+
+
+def test_generate_prints_only_manifests_with_parameters_and_env_applied(app_dir: Path, bin_dir: Path) -> None:
+    params = [{"name": "ai-gateway-port", "string": "4000"}, {"name": "argocd-sync-waves", "string": "true"},
+              {"name": "paths", "array": ["."]}]
+    env = argocd_env(bin_dir, "team-a", params, {"TESTKUBE_NAMESPACE": "qa-testkube"})
+    proc = run_generate(app_dir, env)
+    assert proc.returncode == 0, proc.stderr
+    docs = manifests_only(proc.stdout)
+    assert {d["kind"] for d in docs} == {"ConfigMap", "TestWorkflow", "TestTrigger"}
+    assert {d["metadata"]["namespace"] for d in docs} == {"qa-testkube"}  # ARGOCD_ENV_TESTKUBE_NAMESPACE
+    assert all(d["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"] for d in docs)
+    smoke = next(d for d in docs if d["metadata"]["name"] == "smoke-team-a-workflow")  # ARGOCD_APP_NAMESPACE
+    evaluate = next(u for u in smoke["spec"]["use"] if u["name"] == "evaluate-template")
+    assert evaluate["config"]["openAiBasePath"] == "http://gateway.team-a.svc.cluster.local:4000"
+    # exactly what `render` prints with the same settings: the plugin adds nothing and drops nothing
+    expected = run_cli("render", str(app_dir), "-n", "team-a", "--testkube-namespace", "qa-testkube",
+                       "--ai-gateway-port", "4000", "--argocd-sync-waves")
+    assert expected.exit_code == 0 and proc.stdout == expected.stdout
+    assert "apiVersion" not in proc.stderr
+    assert proc.stderr.startswith("kubectl-testbench: experiments: 8 objects from 5 Experiments in . ")
+
+
+def test_announced_defaults_apply_when_argo_cd_sends_nothing(app_dir: Path, bin_dir: Path) -> None:
+    proc = run_generate(app_dir, argocd_env(bin_dir, "team-b"))
+    assert proc.returncode == 0, proc.stderr
+    docs = manifests_only(proc.stdout)
+    assert {d["metadata"]["namespace"] for d in docs} == {"testkube"}
+    assert not any("annotations" in d["metadata"] for d in docs)  # argocd-sync-waves defaults to false
+    expected = run_cli("render", str(app_dir), "-n", "team-b")
+    assert proc.stdout == expected.stdout
+
+
+def test_param_variables_alone_work_like_the_json(app_dir: Path, bin_dir: Path) -> None:
+    params = [{"name": "testkube-namespace", "string": "tk"}, {"name": "paths", "array": ["smoke.yaml"]}]
+    with_json = run_generate(app_dir, argocd_env(bin_dir, parameters=params))
+    without = run_generate(app_dir, argocd_env(bin_dir, parameters=params, with_json=False))
+    assert with_json.returncode == without.returncode == 0, with_json.stderr + without.stderr
+    assert with_json.stdout == without.stdout
+    assert [d["metadata"]["name"] for d in manifests_only(with_json.stdout)] == ["smoke-team-a-workflow"]
+
+
+def test_parameters_win_over_plugin_env(app_dir: Path, bin_dir: Path) -> None:
+    env = argocd_env(bin_dir, parameters=[{"name": "testkube-namespace", "string": "from-param"}],
+                     plugin_env={"TESTKUBE_NAMESPACE": "from-env"})
+    proc = run_generate(app_dir, env)
+    assert {d["metadata"]["namespace"] for d in manifests_only(proc.stdout)} == {"from-param"}
+    assert "testkube-namespace from parameter" in proc.stderr
+
+
+def test_an_invalid_experiment_fails_with_the_error_on_stderr_and_nothing_on_stdout(app_dir: Path,
+                                                                                   bin_dir: Path) -> None:
+    bad = app_dir / "weather-inline.yaml"
+    bad.write_text(bad.read_text().replace("defaultThreshold: 0.9", "defaultThreshold: 1.5"))
+    proc = run_generate(app_dir, argocd_env(bin_dir, parameters=[]))
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert re.search(r"weather-inline\.yaml:\d+:\d+: error\[schema/maximum\] "
+                     r"spec\.dataset\.inline\.defaultThreshold: Invalid value: 1\.5", proc.stderr)
+    assert "error: nothing rendered: 7 files, 5 experiments: 4 valid, 1 invalid" in proc.stderr
+    assert proc.stderr.startswith("./weather-inline.yaml:24:25: error[schema/maximum]")
+
+
+def test_unreadable_yaml_exits_2(app_dir: Path, bin_dir: Path) -> None:
+    (app_dir / "broken.yaml").write_text("kind: [\n")
+    proc = run_generate(app_dir, argocd_env(bin_dir))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "broken.yaml:2:1: error[yaml/syntax]" in proc.stderr
+
+
+def test_bad_parameters_are_all_reported_and_nothing_is_rendered(app_dir: Path, bin_dir: Path) -> None:
+    params = [{"name": "testkube-namspace", "string": "x"}, {"name": "paths", "array": ["../../etc", "/etc"]},
+              {"name": "agent-port", "string": "http"}, {"name": "strict", "string": "maybe"}]
+    proc = run_generate(app_dir, argocd_env(bin_dir, parameters=params))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        "error: unknown parameter 'testkube-namspace' (known: paths, testkube-namespace, agent-url, agent-port, "
+        "ai-gateway-url, ai-gateway-port, include-experiment, argocd-sync-waves, defaults-file, strict, allow-empty)",
+        "error: parameter 'paths': '../../etc' leaves the Application's path",
+        "error: parameter 'paths': '/etc' must be a relative path",
+        "error: parameter 'agent-port': 'http' is not a port number (1-65535)",
+        "error: parameter 'strict': 'maybe' is not true or false",
+    ]
+
+
+def test_a_symlink_out_of_the_application_is_refused(app_dir: Path, bin_dir: Path, tmp_path: Path) -> None:
+    (app_dir / "escape").symlink_to(tmp_path)
+    proc = run_generate(app_dir, argocd_env(bin_dir, parameters=[{"name": "paths", "array": ["escape"]}]))
+    assert proc.returncode == 2 and "error: parameter 'paths': 'escape' leaves the Application's path" in proc.stderr
+
+
+def test_no_experiments_is_an_error_unless_allowed(tmp_path: Path, bin_dir: Path) -> None:
+    app = tmp_path / "empty-app"
+    app.mkdir()
+    (app / "configmap.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
+    refused = run_generate(app, argocd_env(bin_dir))
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert "no Experiments found in .; refusing to render nothing" in refused.stderr
+    allowed = run_generate(app, argocd_env(bin_dir, parameters=[{"name": "allow-empty", "string": "true"}]))
+    assert allowed.returncode == 0 and allowed.stdout == ""
+
+
+def test_include_experiment_and_defaults_file_parameters(app_dir: Path, bin_dir: Path) -> None:
+    (app_dir / "cluster-defaults.yaml").write_text(
+        "apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: RenderDefaults\nspec:\n  testkubeNamespace: tk2\n")
+    params = [{"name": "include-experiment", "string": "true"}, {"name": "defaults-file",
+                                                                 "string": "cluster-defaults.yaml"}]
+    proc = run_generate(app_dir, argocd_env(bin_dir, parameters=params))
+    assert proc.returncode == 0, proc.stderr
+    docs = manifests_only(proc.stdout)
+    assert sum(d["kind"] == "Experiment" for d in docs) == 5
+    assert {d["metadata"]["namespace"] for d in docs if d["kind"] == "TestWorkflow"} == {"tk2"}
+    smoke = next(d for d in docs if d["kind"] == "Experiment" and d["metadata"]["name"] == "smoke")
+    assert smoke["metadata"]["namespace"] == "team-a"
+
+
+def test_the_example_application_renders_with_its_own_parameters(bin_dir: Path) -> None:
+    app = yaml.safe_load((ROOT / "examples" / "gitops" / "argocd" / "application.yaml").read_text())
+    source = app["spec"]["source"]
+    assert source["plugin"]["name"] == plugin()["metadata"]["name"]
+    announced = {p.name for p in PARAMETERS}
+    assert {p["name"] for p in source["plugin"]["parameters"]} <= announced
+    env = argocd_env(bin_dir, app["spec"]["destination"]["namespace"], source["plugin"]["parameters"],
+                     {e["name"]: e["value"] for e in source["plugin"]["env"]})
+    claimed = run_discover(ROOT / source["path"], env)
+    assert claimed.returncode == 0 and claimed.stdout.strip() == "."
+    proc = run_generate(ROOT / source["path"], env)
+    assert proc.returncode == 0, proc.stderr
+    docs = manifests_only(proc.stdout)
+    workflows = [d for d in docs if d["kind"] == "TestWorkflow"]
+    assert len(workflows) == 4
+    assert "http://ai-gateway.ai-gateway.svc.cluster.local:4000" in proc.stdout
+    assert {d["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"] for d in docs} == {"0", "1", "2"}
+
+
+# --- discover ------------------------------------------------------------------------------------------------
+
+
+def test_discover_claims_directories_with_experiments_only(tmp_path: Path, bin_dir: Path) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLES / "experiments", repo / "teams" / "a")
+    (repo / "teams" / "b").mkdir(parents=True)
+    (repo / "teams" / "b" / "exp.json").write_text(json.dumps(yaml.safe_load(NO_NAMESPACE)))
+    chart = repo / "chart" / "templates"
+    chart.mkdir(parents=True)
+    (chart / "deployment.yaml").write_text("{{- if .Values.enabled }}\nkind: Deployment\n{{- end }}\n")
+    (repo / "defaults").mkdir()
+    (repo / "defaults" / "testbench-defaults.yaml").write_text(
+        "apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: RenderDefaults\nspec: {}\n")
+    (repo / ".git").mkdir()
+    (repo / ".git" / "exp.yaml").write_text(NO_NAMESPACE)
+    env = argocd_env(bin_dir)
+    proc = run_discover(repo, env)
+    assert proc.returncode == 0 and proc.stdout.splitlines() == ["teams/a", "teams/b"]
+    none = run_discover(repo / "chart", env)
+    assert none.returncode == 0 and none.stdout == "" and none.stderr == ""
+
+
+def test_discover_claims_a_broken_experiment_so_generate_can_report_it(tmp_path: Path, bin_dir: Path) -> None:
+    (tmp_path / "exp.yaml").write_text(NO_NAMESPACE.replace("  name: smoke", "  name: [smoke"))
+    proc = run_discover(tmp_path, argocd_env(bin_dir))
+    assert proc.stdout == ".\n"
+
+
+def test_discover_is_fast_on_a_large_repository(tmp_path: Path, bin_dir: Path) -> None:
+    for i in range(2000):
+        (tmp_path / f"cm-{i:04d}.yaml").write_text(f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n")
+    (tmp_path / "zz").mkdir()
+    (tmp_path / "zz" / "exp.yaml").write_text(NO_NAMESPACE)
+    start = time.monotonic()
+    proc = run_discover(tmp_path, argocd_env(bin_dir))
+    assert proc.stdout == "zz\n"
+    assert time.monotonic() - start < 5
+
+
+# --- parameter parsing and the deadline -------------------------------------------------------------------
+
+
+def test_parameter_problems_are_collected() -> None:
+    with pytest.raises(ParameterError) as err:
+        settings_from_env({"ARGOCD_APP_PARAMETERS": json.dumps([
+            {"name": "paths", "map": {"a": "b"}}, {"name": "agent-url", "array": ["x"]}, {"nope": 1}])})
+    problems = err.value.problems
+    assert problems[0] == "parameter 'paths' takes a list, not a map"
+    assert "parameter 'agent-url' takes a single value, not a list" in problems
+    assert 'ARGOCD_APP_PARAMETERS: an entry without a name: {"nope": 1}' in problems
+    with pytest.raises(ParameterError, match="not valid JSON"):
+        settings_from_env({"ARGOCD_APP_PARAMETERS": "[{"})
+
+
+def test_settings_from_env_defaults_and_env(tmp_path: Path) -> None:
+    (tmp_path / "exps").mkdir()
+    settings = settings_from_env({"ARGOCD_APP_NAMESPACE": "ns1", "ARGOCD_ENV_AGENT_PORT": "9000",
+                                  "ARGOCD_ENV_PATHS": "exps, .", "PARAM_STRICT": "TRUE"}, str(tmp_path))
+    assert settings.paths == ("exps", ".")
+    assert settings.flags.namespace == "ns1" and settings.flags.agent_port == 9000
+    assert settings.flags.testkube_namespace is None and settings.flags.gateway_port is None
+    assert settings.flags.argocd_sync_waves is None and settings.strict is True
+    assert settings.sources == {"agent-port": "env", "paths": "env", "strict": "parameter"}
+    assert settings_from_env({}, str(tmp_path)).flags.namespace == "default"
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("", 90.0), ("90s", 90.0), ("2m30s", 150.0), ("1h", 3600.0),
+                                               ("500ms", 0.5), ("1.5m", 90.0), ("soon", 90.0), ("90", 90.0)])
+def test_exec_timeout_reads_go_durations(text: str, seconds: float) -> None:
+    assert exec_timeout({"ARGOCD_EXEC_TIMEOUT": text}) == seconds
+
+
+def test_generate_stops_with_a_message_before_argo_cd_kills_it(app_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import kubectl_testbench.render.pipeline as pipeline
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(10)
+        raise AssertionError("the deadline did not fire")
+
+    monkeypatch.setattr(pipeline, "render_all", slow)
+    monkeypatch.chdir(app_dir)
+    for key in [k for k in os.environ if k.startswith(("ARGOCD_", "PARAM_"))]:
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("ARGOCD_EXEC_TIMEOUT", "6s")
+    start = time.monotonic()
+    result = run_cli("argocd", "generate")
+    assert time.monotonic() - start < 5
+    assert result.exit_code == 3
+    assert "rendering did not finish within 1 s (ARGOCD_EXEC_TIMEOUT is 6 s)" in result.output
+
+
+# --- the sidecar ------------------------------------------------------------------------------------------
+
+
+REPO_SERVER = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: argocd-repo-server
+spec:
+  selector:
+    matchLabels: {app.kubernetes.io/name: argocd-repo-server}
+  template:
+    metadata:
+      labels: {app.kubernetes.io/name: argocd-repo-server}
+    spec:
+      containers:
+        - name: argocd-repo-server
+          image: quay.io/argoproj/argocd:v3.0.0
+          volumeMounts:
+            - {name: var-files, mountPath: /var/run/argocd}
+            - {name: plugins, mountPath: /home/argocd/cmp-server/plugins}
+      volumes:
+        - {name: var-files, emptyDir: {}}
+        - {name: plugins, emptyDir: {}}
+"""
+
+
+def test_sidecar_component_patches_the_repo_server(tmp_path: Path) -> None:
+    binary = kubectl()
+    install = tmp_path / "argocd"
+    install.mkdir()
+    (install / "repo-server.yaml").write_text(REPO_SERVER)
+    component = Path(os.path.relpath(ROOT / "integrations" / "argocd", install))
+    (install / "kustomization.yaml").write_text(
+        f"namespace: argocd\nresources: [repo-server.yaml]\ncomponents: [{component}]\n")
+    built = subprocess.run([binary, "kustomize", str(install)], capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stderr
+    docs = {d["kind"]: d for d in yaml.safe_load_all(built.stdout)}
+    configmap, deployment = docs["ConfigMap"], docs["Deployment"]
+    assert configmap["metadata"]["name"].startswith("kubectl-testbench-plugin-")
+    assert configmap["metadata"]["namespace"] == "argocd"
+    assert configmap["data"]["plugin.yaml"] == PLUGIN.read_text()
+    pod = deployment["spec"]["template"]["spec"]
+    sidecar = next(c for c in pod["containers"] if c["name"] == "kubectl-testbench")
+    assert sidecar["command"] == ["/var/run/argocd/argocd-cmp-server"]
+    assert sidecar["securityContext"]["runAsUser"] == 999 and sidecar["securityContext"]["runAsNonRoot"] is True
+    mounts = {m["mountPath"]: m for m in sidecar["volumeMounts"]}
+    assert mounts["/home/argocd/cmp-server/config/plugin.yaml"]["subPath"] == "plugin.yaml"
+    assert mounts["/var/run/argocd"]["name"] == "var-files"
+    assert mounts["/home/argocd/cmp-server/plugins"]["name"] == "plugins"
+    assert mounts["/tmp"]["name"] != "tmp"  # never the repo-server's own /tmp
+    volumes = {v["name"]: v for v in pod["volumes"]}
+    assert volumes[mounts["/home/argocd/cmp-server/config/plugin.yaml"]["name"]]["configMap"]["name"] == \
+        configmap["metadata"]["name"]
+    assert [c["name"] for c in pod["containers"]].count("argocd-repo-server") == 1
+
+
+def test_dockerfile_installs_the_cli_runs_as_999_and_bakes_plugin_yaml() -> None:
+    text = (ROOT / "integrations" / "argocd" / "Dockerfile").read_text()
+    instructions = [line.split(None, 1) for line in text.splitlines() if line and not line.startswith("#")
+                    and not line.startswith(" ")]
+    assert instructions[0][0] == "FROM" and instructions[-2] == ["USER", "999"]
+    assert "COPY integrations/argocd/plugin.yaml /home/argocd/cmp-server/config/plugin.yaml\n".rstrip() in text
+    assert "pip install /src" in text and "--uid 999" in text and "kubectl-testbench version" in text
+    for source in re.findall(r"^COPY (\S+)", text, flags=re.M):
+        assert (ROOT / source).exists(), source
