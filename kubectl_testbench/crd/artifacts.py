@@ -51,7 +51,10 @@ def packaged_crd_text() -> str:
 
 def expected_files() -> dict[Path, str]:
     """Every generated file and the content it must have."""
+    from kubectl_testbench.validate.rules import markdown
+
     return {
+        REPO / "docs" / "rules.md": markdown(),
         REPO / "schemas" / CRD_FILE: crd_yaml(),
         REPO / "schemas" / JSON_SCHEMA_FILE: json_schema_text(),
         PACKAGED_CRD: packaged_crd_text(),

@@ -76,6 +76,11 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("metadata/unknown-field", E, "metadata holds a field ObjectMeta does not have."),
     ("metadata/type", E, "A metadata field has the wrong type."),
     # cel: x-kubernetes-validations read from the generated CRD
+    # krm: the KRM function's own results
+    ("krm/config", E, "The KRM function's functionConfig is not valid."),
+    ("krm/defaults", E, "A RenderDefaults item passed to the KRM function is not valid."),
+    ("krm/input", E, "An item of the ResourceList is not a Kubernetes object."),
+    ("krm/summary", N, "What the KRM function did: Experiments rendered or validated."),
     # render: what only compiling many Experiments together reveals
     ("render/duplicate", E, "Two Experiments generate an object with the same name."),
     ("cel/dataset-exactly-one", E, "spec.dataset must set exactly one of s3, url or inline."),
@@ -110,6 +115,21 @@ _TABLE: list[tuple[str, Severity, str]] = [
 ]
 
 RULES: dict[str, RuleInfo] = {rid: RuleInfo(rid, sev, summary) for rid, sev, summary in _TABLE}
+
+
+def markdown() -> str:
+    """docs/rules.md: every rule with its severity and meaning (SARIF's helpUri points here)."""
+    lines = ["# Rules", "", "Every finding carries one of these stable rule ids. Severities are the defaults: "
+             "errors fail `validate`, warnings fail it with `--strict`, information never does. "
+             "`kubectl testbench validate --list-rules` prints the same table.", ""]
+    group = ""
+    for rule in RULES.values():
+        prefix = rule.id.split("/", 1)[0]
+        if prefix != group:
+            group = prefix
+            lines += [f"## {prefix}", ""]
+        lines += [f"### {rule.id}", "", f"*{rule.severity.value}* — {rule.summary}", ""]
+    return "\n".join(lines)
 
 
 def severity(rule: str) -> Severity:
