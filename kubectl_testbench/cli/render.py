@@ -74,5 +74,5 @@ def _finish(sink: Sink, output_dir: str | None) -> None:
         click.echo(f"{output_dir} is up to date ({count} objects)", err=True)
     elif isinstance(sink, DirectorySink):
         changes = sink.finish()
-        click.echo(f"{output_dir}: {count} objects; {len(changes.added)} added, {len(changes.changed)} changed, "
-                   f"{len(changes.removed)} removed", err=True)
+        click.echo(f"{output_dir}: {count} objects; files (with kustomization.yaml): {len(changes.added)} added, "
+                   f"{len(changes.changed)} changed, {len(changes.removed)} removed", err=True)
