@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Iterator
 
-from kubectl_testbench.load.sources import EXTENSIONS
+from kubectl_testbench.load.sources import Source, expand
 from kubectl_testbench.model.constants import GROUP, KIND
 
 MARKER = GROUP.encode()
@@ -89,22 +89,11 @@ def _is_experiment(doc: object) -> bool:
 
 
 def yaml_files(root: str) -> Iterator[str]:
-    """``*.yaml``, ``*.yml`` and ``*.json`` under ``root`` in sorted order, skipping dot-directories
-    and symlinked directories (the same rules as the validator's directory scan)."""
-    try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
-    except OSError:
-        return
-    for entry in entries:
-        if entry.name.startswith("."):
-            continue
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                yield from yaml_files(entry.path)
-            elif entry.name.endswith(EXTENSIONS) and entry.is_file(follow_symlinks=True):
-                yield entry.path
-        except OSError:
-            continue
+    """The files the validator's directory scan finds under ``root``; unreadable entries are skipped
+    (discovery must not fail on them; ``validate`` and ``render`` report them)."""
+    for source in expand([root]):
+        if isinstance(source, Source):
+            yield source.path
 
 
 def experiment_dirs(root: str) -> list[str]:
