@@ -9,11 +9,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kubectl_testbench.emit.yamlout import dump  # noqa: E402
+from kubectl_testbench.emit.yamlout import dump
 
 TOPICS = ["billing", "refunds", "shipping", "weather", "travel", "orders", "accounts", "privacy", "returns"]
 TOOLS = ["get_weather", "create_refund", "lookup_order", "search_docs", "book_flight", "send_email"]
-WORDS = ("please could you tell me what the status of my order is and whether it will arrive before friday "
+WORDS = ("please could you tell me what the status of my order is and whether it will arrive before friday "  # noqa: SIM905
          "the agent should answer politely and mention the delivery window plus any delays").split()
 
 

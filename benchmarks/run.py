@@ -103,7 +103,7 @@ def machine() -> str:
             from importlib.metadata import version
 
             versions.append(f"{dist} {version(dist)}")
-        except Exception:  # noqa: BLE001 - absent packages are part of the description
+        except Exception:  # absent packages are part of the description
             versions.append(f"{dist} (not installed)")
     return (f"{cpu}, {os.cpu_count()} CPUs{mem}; {platform.system()} {platform.release()}; "
             f"Python {platform.python_version()}; " + ", ".join(versions))
@@ -147,7 +147,8 @@ def main() -> int:
         if cmd:
             results["peer big"] = run(cmd, repeats, f"check-jsonschema ({big_steps} steps)", 1)
         results["validate big"] = run(ours("validate", str(big)), repeats, f"validate ({big_steps} steps)", 1)
-        results["render big"] = run(ours("render", "--no-defaults", str(big)), repeats, f"render ({big_steps} steps)", 1)
+        results["render big"] = run(ours("render", "--no-defaults", str(big)), repeats,
+                                    f"render ({big_steps} steps)", 1)
 
     report = format_report(results, sizes, big_steps, repeats, args.quick)
     print(report)

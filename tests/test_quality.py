@@ -1,4 +1,5 @@
-"""ruff and mypy --strict on the package, as part of the suite (skipped when the tools are absent)."""
+"""ruff (package, tests, benchmarks) and mypy --strict on the package, as part of the suite (skipped when the tools
+are absent)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ def _tool(name: str) -> list[str]:
 
 
 def test_ruff_is_clean() -> None:
-    proc = subprocess.run([*_tool("ruff"), "check", "kubectl_testbench", "tests"], cwd=ROOT, capture_output=True,
-                          text=True, check=False)
+    proc = subprocess.run([*_tool("ruff"), "check", "kubectl_testbench", "tests", "benchmarks"], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

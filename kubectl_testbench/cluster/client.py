@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,10 @@ APPLY_PATCH = "application/apply-patch+yaml"
 JSON = "application/json"
 USER_AGENT = f"kubectl-testbench/{__version__}"
 PAGE_SIZE = 500
+MAX_RETRIES = 10
+"""Retries of an answer that carries ``Retry-After`` (429, 5xx), as client-go's default ``maxRetries``."""
+MAX_RETRY_WAIT = 10.0
+"""The longest wait we honour per ``Retry-After``, so an overloaded server cannot stall a CI job for long."""
 
 Query = Sequence[tuple[str, str]]
 
@@ -177,14 +182,19 @@ class Client:
         headers.update(self._auth())
         timeout_s = self.connection.request_timeout
         timeout = urllib3.Timeout(total=timeout_s) if timeout_s else urllib3.Timeout(connect=None, read=None)
-        try:
-            response = self._pool.request(method, url, body=data, headers=headers, timeout=timeout,
-                                          retries=False, redirect=False, preload_content=True)
-        except urllib3.exceptions.HTTPError as err:
-            raise self._transport_error(err) from None
-        except OSError as err:
-            raise Unreachable(f"cannot reach the Kubernetes API server at {self.server}: {err}") from None
-        status = int(response.status)
+        for attempt in range(MAX_RETRIES + 1):
+            try:
+                response = self._pool.request(method, url, body=data, headers=headers, timeout=timeout,
+                                              retries=False, redirect=False, preload_content=True)
+            except urllib3.exceptions.HTTPError as err:
+                raise self._transport_error(err) from None
+            except OSError as err:
+                raise Unreachable(f"cannot reach the Kubernetes API server at {self.server}: {err}") from None
+            status = int(response.status)
+            wait = retry_after(status, response.headers.get("Retry-After"))
+            if wait is None or attempt == MAX_RETRIES:
+                break
+            time.sleep(wait)  # the server did not act on the request and asked us to come back (client-go does)
         payload = _decode(response.data)
         if 200 <= status < 300:
             if not isinstance(payload, dict):
@@ -192,7 +202,7 @@ class Client:
                                   "that is not a JSON object")
             return payload
         raise status_error(status, payload if isinstance(payload, dict) else {}, target, self.server,
-                           _text(response.data))
+                           _text(response.data), retries=attempt)
 
     def _auth(self) -> dict[str, str]:
         """The Authorization header from the loaded configuration (refreshing exec/OIDC tokens)."""
@@ -225,6 +235,17 @@ class Client:
         return Unreachable(f"cannot reach the Kubernetes API server at {self.server}: {_first_line(str(reason))}")
 
 
+def retry_after(status: int, header: str | None) -> float | None:
+    """Seconds to wait before sending the request again, or None: only a 429 or 5xx answer with a
+    ``Retry-After`` of whole seconds is retried, as client-go does (capped at :data:`MAX_RETRY_WAIT`)."""
+    if (status != 429 and status < 500) or header is None:
+        return None
+    text = header.strip()
+    if not text.isdigit():
+        return None
+    return min(float(text), MAX_RETRY_WAIT)
+
+
 def apply_query(field_manager: str, force: bool, dry_run: bool) -> list[tuple[str, str]]:
     """The query of a server-side apply PATCH; ``force`` and ``dryRun`` only when asked for."""
     query = [("fieldManager", field_manager)]
@@ -235,8 +256,9 @@ def apply_query(field_manager: str, force: bool, dry_run: bool) -> list[tuple[st
     return query
 
 
-def status_error(status: int, payload: dict[str, Any], target: Target, server: str, raw: str = "") -> ClusterError:
-    """A typed error for a non-2xx answer, from its ``Status`` body."""
+def status_error(status: int, payload: dict[str, Any], target: Target, server: str, raw: str = "",
+                 retries: int = 0) -> ClusterError:
+    """A typed error for a non-2xx answer, from its ``Status`` body (``retries``: Retry-After rounds spent)."""
     message = _first_line(str(payload.get("message") or raw or f"HTTP {status}"))
     raw_details = payload.get("details")
     details: dict[str, Any] = raw_details if isinstance(raw_details, dict) else {}
@@ -271,8 +293,9 @@ def status_error(status: int, payload: dict[str, Any], target: Target, server: s
     if status in (400, 422):
         return Invalid(f"the API server refused to {target.describe()}: {message}")
     if status == 429 or status >= 500:
+        after = f" (still failing after {retries} retries as Retry-After asked)" if retries else ""
         return ServerError(f"the Kubernetes API server at {server} failed to {target.describe()}: "
-                           f"{status} {payload.get('reason') or ''}: {message}")
+                           f"{status} {payload.get('reason') or ''}: {message}{after}")
     return ServerError(f"unexpected answer {status} from the Kubernetes API server at {server} to "
                        f"{target.describe()}: {message}")
 

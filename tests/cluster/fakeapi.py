@@ -58,7 +58,8 @@ class Recorded:
         return f"{self.method} {self.path}" + (f"?{query}" if query else "")
 
 
-Answer = tuple[int, Any]
+Answer = tuple[int, Any] | tuple[int, Any, dict[str, str]]
+"""Status code, JSON body and, optionally, extra response headers."""
 Hook = Callable[[Recorded], Answer | None]
 
 
@@ -69,6 +70,11 @@ def status(code: int, reason: str, message: str, details: dict[str, Any] | None 
     if details is not None:
         body["details"] = details
     return code, body
+
+
+def retry_later(code: int, reason: str, message: str, seconds: str = "0") -> Answer:
+    """A failure that asks the client to come back (``Retry-After``), as an overloaded API server does."""
+    return (*status(code, reason, message), {"Retry-After": seconds})
 
 
 class FakeApiServer:
@@ -273,10 +279,12 @@ class FakeApiServer:
                 server.requests.append(req)
                 if server.delay:
                     time.sleep(server.delay)
-                code, payload = server.handle(req)
+                code, payload, *extra = server.handle(req)
                 data = json.dumps(payload).encode()
                 try:
                     self.send_response(code)
+                    for name, value in (extra[0] if extra else {}).items():
+                        self.send_header(name, value)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()

@@ -7,7 +7,15 @@ from typing import Any
 
 import pytest
 
-from kubectl_testbench.cluster.client import PAGE_SIZE, Client, Target, status_error
+from kubectl_testbench.cluster.client import (
+    MAX_RETRIES,
+    MAX_RETRY_WAIT,
+    PAGE_SIZE,
+    Client,
+    Target,
+    retry_after,
+    status_error,
+)
 from kubectl_testbench.cluster.config import ClusterOptions, connect
 from kubectl_testbench.cluster.errors import (
     AlreadyExists,
@@ -18,7 +26,7 @@ from kubectl_testbench.cluster.errors import (
     ServerError,
 )
 from kubectl_testbench.cluster.resources import CONFIGMAP, TESTWORKFLOW, Ref
-from tests.cluster.fakeapi import FakeApiServer, Recorded
+from tests.cluster.fakeapi import FakeApiServer, Recorded, retry_later, status
 
 SERVER = "https://k8s.example:6443"
 
@@ -98,3 +106,38 @@ def test_other_status_codes() -> None:
 def test_messages_are_always_one_line() -> None:
     err = status_error(500, {"reason": "InternalError", "message": "a\n\n  b\r\nc"}, TARGET, SERVER)
     assert "\n" not in err.message and err.message.endswith("a b c")
+
+
+def test_retry_after_follows_client_go() -> None:
+    assert retry_after(429, "1") == 1.0 and retry_after(503, " 0 ") == 0.0
+    assert retry_after(429, "3600") == MAX_RETRY_WAIT
+    assert retry_after(429, None) is None, "no Retry-After: the server did not ask for a retry"
+    assert retry_after(429, "Wed, 21 Oct 2015 07:28:00 GMT") is None, "HTTP dates are not retried (client-go)"
+    assert retry_after(409, "1") is None and retry_after(200, "1") is None
+
+
+def test_429_with_retry_after_is_sent_again_until_it_succeeds(api: FakeApiServer, client: Client) -> None:
+    answers = iter([retry_later(429, "TooManyRequests", "slow down")] * 2)
+    api.hook("GET", "/configmaps/cm", lambda r: next(answers, None))
+    api.put({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm", "namespace": "team-a"}})
+    live = client.get(Ref(CONFIGMAP, "team-a", "cm"))
+    assert live is not None and live["metadata"]["name"] == "cm"
+    sent = [str(r) for r in api.requests if r.path.endswith("/cm")]
+    assert sent == ["GET /api/v1/namespaces/team-a/configmaps/cm"] * 3
+
+
+def test_5xx_without_retry_after_fails_at_once(api: FakeApiServer, client: Client) -> None:
+    api.hook("GET", "/configmaps/cm", lambda r: status(503, "ServiceUnavailable", "etcd is down"))
+    with pytest.raises(ServerError) as caught:
+        client.get(Ref(CONFIGMAP, "team-a", "cm"))
+    assert caught.value.message.endswith("503 ServiceUnavailable: etcd is down")
+    assert len([r for r in api.requests if r.path.endswith("/cm")]) == 1
+
+
+def test_retries_are_bounded_and_said_in_the_error(api: FakeApiServer, client: Client) -> None:
+    api.hook("GET", "/configmaps/cm", lambda r: retry_later(429, "TooManyRequests", "slow down"))
+    with pytest.raises(ServerError) as caught:
+        client.get(Ref(CONFIGMAP, "team-a", "cm"))
+    assert caught.value.message.endswith(
+        f"429 TooManyRequests: slow down (still failing after {MAX_RETRIES} retries as Retry-After asked)")
+    assert len([r for r in api.requests if r.path.endswith("/cm")]) == MAX_RETRIES + 1
