@@ -46,7 +46,8 @@ def apply(paths: tuple[str, ...], dry_run: str, force_conflicts: bool, prune: bo
           render: RenderArgs) -> None:
     """Apply Experiments to the cluster as their Testkube objects, like kubectl apply --server-side.
 
-    PATH is a file, a directory or - for stdin. Everything is validated and rendered first exactly as
+    PATH is a file, a directory or - for stdin; a directory that render wrote works too (its objects
+    are sent as they are). Everything is validated and rendered first exactly as
     kubectl testbench render does (same flags); any error means nothing is sent. Objects are applied in
     dependency order (ConfigMap, TestWorkflow, TestTrigger, then the Experiment with --include-experiment)
     with field manager kubectl-testbench. -n sets the namespace of Experiments without one (default:
@@ -70,8 +71,8 @@ def apply(paths: tuple[str, ...], dry_run: str, force_conflicts: bool, prune: bo
 
     objects = apply_order(o.data for o in rendered if o.data is not None)
     if not objects and not allow_empty:
-        fail("the input holds no Experiments: nothing to apply (pass --allow-empty to accept that; "
-             "with --prune it deletes everything kubectl-testbench created in scope)", EXIT_USAGE)
+        fail("the input holds no Experiments or rendered manifests: nothing to apply (pass --allow-empty to "
+             "accept that; with --prune it deletes everything kubectl-testbench created in scope)", EXIT_USAGE)
     if dry_run == "client":
         _client_dry_run(objects, fmt or "yaml")
         if prune:

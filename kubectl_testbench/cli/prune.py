@@ -45,8 +45,8 @@ def prune(paths: tuple[str, ...], dry_run: str, prune_experiment_namespace: str 
     rendered = render_or_exit(paths, namespace, render, "json", refused="nothing pruned") if paths else []
     objects = [o.data for o in rendered if o.data is not None]
     if not objects and not allow_empty:
-        fail("the input holds no Experiments: pruning would delete everything kubectl-testbench created in "
-             "scope; pass --allow-empty if that is what you want", EXIT_USAGE)
+        fail("the input holds no Experiments or rendered manifests: pruning would delete everything "
+             "kubectl-testbench created in scope; pass --allow-empty if that is what you want", EXIT_USAGE)
     prune_stale(cluster, objects, render, prune_experiment_namespace, dry_run, None)
 
 

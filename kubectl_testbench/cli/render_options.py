@@ -83,7 +83,7 @@ _OPTIONS: tuple[Callable[[Any], Any], ...] = (
 
 
 def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str, sink: Sink,
-                refused: str = "nothing rendered") -> None:
+                refused: str = "nothing rendered", pass_manifests: bool = False) -> None:
     """Validate and render into ``sink``; print warnings; on any error print the findings and exit 1
     (2: unreadable input) with nothing written."""
     from kubectl_testbench.render.pipeline import Request, render_all
@@ -95,7 +95,8 @@ def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: s
                   include_experiment=args.include_experiment, argocd_sync_waves=args.argocd_sync_waves)
     request = Request(flags=flags, defaults_file=args.defaults_file, discover_defaults=not args.no_defaults,
                       fmt=fmt, strict=args.strict,
-                      limits=limits_from(args.max_file_mib, args.max_depth, args.max_nodes))
+                      limits=limits_from(args.max_file_mib, args.max_depth, args.max_nodes),
+                      pass_manifests=pass_manifests)
     outcome = render_all(paths, request, args.jobs, sink)
     for d in outcome.warnings:
         click.echo(text_line(d), err=True, nl=False)
@@ -108,9 +109,10 @@ def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: s
 
 def render_or_exit(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str,
                    refused: str = "nothing rendered") -> list[Rendered]:
-    """All objects, in apply order (for apply, diff and prune, which need them together)."""
+    """All objects, in apply order (for apply, diff and prune, which need them together); objects that
+    render wrote earlier (a committed rendered directory) are taken as they are."""
     from kubectl_testbench.render.sinks import StdoutSink
 
     sink = StdoutSink(fmt)
-    render_into(paths, namespace, args, fmt, sink, refused)
+    render_into(paths, namespace, args, fmt, sink, refused, pass_manifests=True)
     return sink.ordered()

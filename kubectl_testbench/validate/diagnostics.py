@@ -65,7 +65,7 @@ class Counts:
                 f"{self.invalid} invalid, {self.warnings} {warns}")
         extras = []
         if self.skipped:
-            extras.append(f"{self.skipped} other documents skipped")
+            extras.append(f"{self.skipped} other document{'' if self.skipped == 1 else 's'} skipped")
         if self.unreadable:
             extras.append(f"{self.unreadable} unreadable")
         return text + (f" ({', '.join(extras)})" if extras else "")

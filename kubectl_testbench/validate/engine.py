@@ -38,6 +38,8 @@ class Options:
     limits: Limits = DEFAULT_LIMITS
     keep_experiments: bool = False
     """Return the validated Experiments (plain data) so that render can compile them."""
+    keep_manifests: bool = False
+    """Also return objects render wrote earlier (``apply``/``diff``/``prune`` take rendered directories)."""
 
 
 @dataclass(slots=True)
@@ -58,6 +60,8 @@ class FileResult:
     experiments: list[ExperimentDoc] = field(default_factory=list)
     checked: list[tuple[str, int]] = field(default_factory=list)
     """Every Experiment looked at: (``Kind namespace/name``, line), for per-object reports such as JUnit."""
+    manifests: list[ExperimentDoc] = field(default_factory=list)
+    """With ``keep_manifests``: rendered objects found among the other documents, to pass through."""
 
     @property
     def fatal(self) -> bool:
@@ -178,6 +182,8 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
             result.counts.invalid += 1
         else:
             result.counts.skipped += 1
+            if options.keep_manifests:
+                _keep_manifest(data, path, index, start_line, result)
         return
     result.counts.experiments += 1
     result.checked.append((_object_ref(data), data.mark[0] if isinstance(data, PosDict) else start_line + 1))
@@ -196,6 +202,20 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
         if options.keep_experiments:
             line = data.mark[0] if isinstance(data, PosDict) else start_line + 1
             result.experiments.append(ExperimentDoc(path, index, line, plain(data)))
+
+
+def _keep_manifest(data: dict[str, Any], path: str, index: int, start_line: int, result: FileResult) -> None:
+    from kubectl_testbench.render.manifests import is_rendered, manifest_problem
+
+    if not is_rendered(data):
+        return
+    problem = manifest_problem(data)
+    if problem is not None:
+        _add(result, "render/manifest", path, locate(data, ("metadata",)) or (start_line + 1, 1), ("metadata",),
+             problem, "render the directory again")
+        return
+    line = data.mark[0] if isinstance(data, PosDict) else start_line + 1
+    result.manifests.append(ExperimentDoc(path, index, line, plain(data)))
 
 
 # --- one Experiment -------------------------------------------------------------------------------------

@@ -82,7 +82,9 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("krm/input", E, "An item of the ResourceList is not a Kubernetes object."),
     ("krm/summary", N, "What the KRM function did: Experiments rendered or validated."),
     # render: what only compiling many Experiments together reveals
-    ("render/duplicate", E, "Two Experiments generate an object with the same name."),
+    ("render/duplicate", E, "Two Experiments generate an object with the same name, or a rendered manifest in the "
+     "input differs from what its Experiment renders."),
+    ("render/manifest", E, "A rendered manifest given to apply, diff or prune lacks its name or namespace."),
     ("cel/dataset-exactly-one", E, "spec.dataset must set exactly one of s3, url or inline."),
     ("cel/rule", E, "A CEL validation rule of the CRD failed."),
     ("cel/error", E, "A CEL validation rule could not be evaluated on this value."),

@@ -42,7 +42,7 @@ def test_directories_are_searched_recursively_skipping_hidden_and_other_extensio
     (tmp_path / "empty.yaml").write_text("")
     result = run_cli("validate", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert "3 files, 1 experiment: 1 valid, 0 invalid, 0 warnings (1 other documents skipped)" in result.output
+    assert "3 files, 1 experiment: 1 valid, 0 invalid, 0 warnings (1 other document skipped)" in result.output
 
 
 @pytest.mark.parametrize(("content", "rule"), [
