@@ -1,14 +1,15 @@
 """The inline dataset as ``experiment.json``: the snake_case file the run phase reads.
 
-Same shape as the upstream operator writes (Go ``json.MarshalIndent``, two-space indent, HTML-safe
-escapes, empty fields omitted), with two fixes: ``threshold: 0`` is kept (Go's ``omitempty`` drops it,
-silently turning a 0 threshold into the default) and tool calls without ``args`` get ``args: {}``
-(the run phase indexes ``args`` unconditionally).
+Same bytes as the upstream operator writes (Go ``json.MarshalIndent``: two-space indent, HTML-safe
+escapes, Go's float formatting, empty fields omitted), with two fixes: ``threshold: 0`` is kept (Go's
+``omitempty`` drops it, silently turning a 0 threshold into the default) and tool calls without ``args``
+get ``args: {}`` (the run phase indexes ``args`` unconditionally).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 CONFIGMAP_KEY = "experiment.json"
@@ -63,19 +64,20 @@ def _step(step: dict[str, Any]) -> dict[str, Any]:
 
 
 def experiment_json_size(inline: dict[str, Any]) -> int:
-    """``len(experiment_json(inline).encode())``, without the slow indenting encoder.
+    """``len(experiment_json(inline).encode())``, without building the indented text.
 
     Python's JSON encoder is in C only without ``indent``; the indented size is the compact size plus,
-    per non-empty container, a newline and indentation before each member and before the closing bracket.
-    Validation needs only the size (the 1 MiB ConfigMap check), so it never pays for the indenting.
+    per non-empty container, a newline and indentation before each member and before the closing bracket,
+    plus the difference between Python's and Go's spelling of each float. Validation needs only the size
+    (the 1 MiB ConfigMap check), so it never pays for the indenting.
     """
     doc = experiment_document(inline)
     compact = json.dumps(doc, separators=(",", ": "), sort_keys=True, ensure_ascii=False, allow_nan=False)
     escapes = sum(compact.count(ch) for ch in "<>&") * 5 + (compact.count("\u2028") + compact.count("\u2029")) * 3
-    return len(compact.encode()) + escapes + _indent_bytes(doc, 0)
+    return len(compact.encode()) + escapes + _extra_bytes(doc, 0)
 
 
-def _indent_bytes(value: Any, depth: int) -> int:
+def _extra_bytes(value: Any, depth: int) -> int:
     if isinstance(value, dict):
         items: Any = value.values()
     elif isinstance(value, list):
@@ -88,12 +90,79 @@ def _indent_bytes(value: Any, depth: int) -> int:
     total = n * (1 + 2 * (depth + 1)) + 1 + 2 * depth
     for item in items:
         if isinstance(item, (dict, list)):
-            total += _indent_bytes(item, depth + 1)
+            total += _extra_bytes(item, depth + 1)
+        elif isinstance(item, float):
+            total += len(go_float(item)) - len(repr(item))
     return total
 
 
+def go_float(value: float) -> str:
+    """A float64 as Go's ``encoding/json`` writes it: shortest digits, fixed notation unless the magnitude is
+    below 1e-6 or at least 1e21, exponents without a leading zero (``0.00001``, ``1e-7``, ``1e+21``, ``2``)."""
+    magnitude = abs(value)
+    if magnitude != 0 and (magnitude < 1e-6 or magnitude >= 1e21):
+        mantissa, _, exponent = repr(value).partition("e")
+        if exponent.startswith("-0"):
+            exponent = "-" + exponent[2:]
+        return f"{mantissa}e{exponent}"
+    if value.is_integer():
+        return ("-0" if math.copysign(1.0, value) < 0 else "0") if value == 0 else str(int(value))
+    text = repr(value)
+    return text if "e" not in text else _fixed(text)
+
+
+def _fixed(text: str) -> str:
+    from decimal import Decimal
+
+    return format(Decimal(text), "f")
+
+
 def experiment_json(inline: dict[str, Any]) -> str:
-    """``experiment.json`` text: sorted keys, two-space indent, escapes as Go's encoder writes them."""
-    text = json.dumps(experiment_document(inline), indent=2, sort_keys=True, ensure_ascii=False,
-                      allow_nan=False)
-    return text.translate(_GO_HTML_ESCAPES)
+    """``experiment.json`` text: sorted keys, two-space indent, escapes and floats as Go's encoder writes them."""
+    parts: list[str] = []
+    _encode(experiment_document(inline), 0, parts)
+    return "".join(parts).translate(_GO_HTML_ESCAPES)
+
+
+def _encode(value: Any, depth: int, out: list[str]) -> None:
+    """``json.dumps(indent=2, sort_keys=True)`` (which is pure Python with an indent anyway), Go's floats."""
+    if isinstance(value, str):
+        out.append(json.dumps(value, ensure_ascii=False))
+    elif isinstance(value, dict):
+        if not value:
+            out.append("{}")
+            return
+        pad = "\n" + "  " * (depth + 1)
+        sep = "{" + pad
+        for key in sorted(value):
+            out.append(sep)
+            out.append(json.dumps(key, ensure_ascii=False))
+            out.append(": ")
+            _encode(value[key], depth + 1, out)
+            sep = "," + pad
+        out.append("\n" + "  " * depth + "}")
+    elif isinstance(value, list):
+        if not value:
+            out.append("[]")
+            return
+        pad = "\n" + "  " * (depth + 1)
+        sep = "[" + pad
+        for item in value:
+            out.append(sep)
+            _encode(item, depth + 1, out)
+            sep = "," + pad
+        out.append("\n" + "  " * depth + "]")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif value is None:
+        out.append("null")
+    elif isinstance(value, int):
+        out.append(str(value))
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} has no JSON form")
+        out.append(go_float(value))
+    else:
+        raise TypeError(f"{type(value).__name__} is not JSON data")

@@ -227,3 +227,20 @@ def test_experiment_json_size_matches_the_text_exactly() -> None:
         assert experiment_json_size(inline) == len(experiment_json(inline).encode())
 
     check()
+
+
+@pytest.mark.parametrize(("value", "go"), [
+    (0.00001, "0.00001"), (0.000001, "0.000001"), (1e-7, "1e-7"), (1.234e-10, "1.234e-10"), (5e-324, "5e-324"),
+    (0.5, "0.5"), (2.0, "2"), (-0.0, "-0"), (123456789.125, "123456789.125"), (-0.00002, "-0.00002"),
+    (1e20, "100000000000000000000"), (1e21, "1e+21"), (1.5e300, "1.5e+300"),
+])
+def test_floats_are_spelled_as_go_encoding_json_spells_them(value: float, go: str) -> None:
+    """strconv.AppendFloat(f, 'f' or 'e' (|f| < 1e-6 or >= 1e21), -1, 64), then e-07 → e-7."""
+    from kubectl_testbench.render.dataset import experiment_json, experiment_json_size, go_float
+
+    assert go_float(value) == go
+    inline = {"defaultThreshold": value, "scenarios": [{"name": "s", "steps": [{"input": "x"}]}]}
+    text = experiment_json(inline)
+    assert f'"default_threshold": {go},' in text
+    assert experiment_json_size(inline) == len(text.encode())
+    assert json.loads(text)["default_threshold"] == value
