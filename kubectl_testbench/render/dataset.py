@@ -129,29 +129,9 @@ def _encode(value: Any, depth: int, out: list[str]) -> None:
     if isinstance(value, str):
         out.append(json.dumps(value, ensure_ascii=False))
     elif isinstance(value, dict):
-        if not value:
-            out.append("{}")
-            return
-        pad = "\n" + "  " * (depth + 1)
-        sep = "{" + pad
-        for key in sorted(value):
-            out.append(sep)
-            out.append(json.dumps(key, ensure_ascii=False))
-            out.append(": ")
-            _encode(value[key], depth + 1, out)
-            sep = "," + pad
-        out.append("\n" + "  " * depth + "}")
+        _members([(json.dumps(key, ensure_ascii=False) + ": ", value[key]) for key in sorted(value)], "{}", depth, out)
     elif isinstance(value, list):
-        if not value:
-            out.append("[]")
-            return
-        pad = "\n" + "  " * (depth + 1)
-        sep = "[" + pad
-        for item in value:
-            out.append(sep)
-            _encode(item, depth + 1, out)
-            sep = "," + pad
-        out.append("\n" + "  " * depth + "]")
+        _members([("", item) for item in value], "[]", depth, out)
     elif value is True:
         out.append("true")
     elif value is False:
@@ -166,3 +146,17 @@ def _encode(value: Any, depth: int, out: list[str]) -> None:
         out.append(go_float(value))
     else:
         raise TypeError(f"{type(value).__name__} is not JSON data")
+
+
+def _members(members: list[tuple[str, Any]], brackets: str, depth: int, out: list[str]) -> None:
+    """An object's ``"key": `` members or an array's items, one per line, indented as MarshalIndent does."""
+    if not members:
+        out.append(brackets)
+        return
+    pad = "\n" + "  " * (depth + 1)
+    sep = brackets[0] + pad
+    for prefix, item in members:
+        out.append(sep + prefix)
+        _encode(item, depth + 1, out)
+        sep = "," + pad
+    out.append("\n" + "  " * depth + brackets[1])
