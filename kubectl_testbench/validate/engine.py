@@ -186,7 +186,7 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
                 _keep_manifest(data, path, index, start_line, result)
         return
     result.counts.experiments += 1
-    result.checked.append((_object_ref(data), data.mark[0] if isinstance(data, PosDict) else start_line + 1))
+    result.checked.append((_object_ref(data), _line(data, start_line)))
     diagnostics = validate_experiment(data, path, remarks, options.limits.max_findings)
     if api_version != API_VERSION:
         diagnostics.insert(0, _diag("kind/api-version", data, ("apiVersion",), path,
@@ -200,8 +200,7 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
     else:
         result.counts.valid += 1
         if options.keep_experiments:
-            line = data.mark[0] if isinstance(data, PosDict) else start_line + 1
-            result.experiments.append(ExperimentDoc(path, index, line, plain(data)))
+            result.experiments.append(ExperimentDoc(path, index, _line(data, start_line), plain(data)))
 
 
 def _keep_manifest(data: dict[str, Any], path: str, index: int, start_line: int, result: FileResult) -> None:
@@ -214,8 +213,12 @@ def _keep_manifest(data: dict[str, Any], path: str, index: int, start_line: int,
         _add(result, "render/manifest", path, locate(data, ("metadata",)) or (start_line + 1, 1), ("metadata",),
              problem, "render the directory again")
         return
-    line = data.mark[0] if isinstance(data, PosDict) else start_line + 1
-    result.manifests.append(ExperimentDoc(path, index, line, plain(data)))
+    result.manifests.append(ExperimentDoc(path, index, _line(data, start_line), plain(data)))
+
+
+def _line(data: dict[str, Any], start_line: int) -> int:
+    """The line an object starts on: its own position, or its document's first line."""
+    return data.mark[0] if isinstance(data, PosDict) else start_line + 1
 
 
 # --- one Experiment -------------------------------------------------------------------------------------
