@@ -37,3 +37,31 @@ def experiment_validator() -> SchemaValidator:
 
 def served_versions() -> tuple[str, ...]:
     return tuple(v["name"] for v in experiment_crd()["spec"]["versions"] if v.get("served"))
+
+
+_METADATA_STRINGS = frozenset(("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion",
+                               "creationTimestamp", "deletionTimestamp"))
+
+
+def schema_type_at(path: tuple[str | int, ...]) -> str | None:
+    """The OpenAPI type the CRD declares at a document path (None where it declares none: free-form fields)."""
+    if path[:1] == ("metadata",):
+        if len(path) == 2 and path[1] in _METADATA_STRINGS:
+            return "string"
+        if len(path) == 3 and path[1] in ("labels", "annotations"):
+            return "string"
+        return None
+    node: dict[str, Any] | None = open_api_schema()
+    for seg in path:
+        if node is None:
+            return None
+        if isinstance(seg, int):
+            node = node.get("items")
+        else:
+            props = node.get("properties")
+            extra = node.get("additionalProperties")
+            node = props.get(seg) if props and seg in props else (extra if isinstance(extra, dict) else None)
+    if node is None or (node.get("x-kubernetes-preserve-unknown-fields") and "type" not in node):
+        return None
+    kind = node.get("type")
+    return kind if isinstance(kind, str) else None

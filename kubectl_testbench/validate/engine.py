@@ -20,7 +20,8 @@ from kubectl_testbench.load.sources import Source, SourceError, expand, read_byt
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
 from kubectl_testbench.validate import rules as rule_table
-from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
+from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, FixKind, Severity
+from kubectl_testbench.validate.fixes import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
 
 FATAL_RULES = frozenset({
@@ -80,7 +81,12 @@ def validate_source(source: Source, options: Options = Options()) -> FileResult:
         return _unreadable(source.path, err.rule, err.message)
     except DecodeError as err:
         return _unreadable(source.path, err.rule, err.message, err.mark)
-    return validate_text(text, source.path, options, scanned=source.scanned)
+    result = validate_text(text, source.path, options, scanned=source.scanned)
+    if any(d.fix is not None for d in result.diagnostics):
+        from kubectl_testbench.validate.edits import with_byte_offsets
+
+        result.diagnostics = with_byte_offsets(result.diagnostics, text, data)
+    return result
 
 
 def validate_text(text: str, path: str, options: Options = Options(), scanned: bool = False) -> FileResult:
@@ -88,21 +94,25 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
     result = FileResult(path)
     result.counts.files = 1
     documents = 0
+    places = _Places(text)
     for index, chunk in enumerate(split_documents(text)):
+        before = len(result.diagnostics)
         if chunk.bad_separator:
             _add(result, "yaml/document-separator", path, (chunk.start_line + 1, 4), (),
                  "invalid document separator: only a comment may follow '---' on its line",
-                 "put the document content on the next line")
-            continue
-        built = build(chunk.text, chunk.start_line, options.limits)
-        if built.error is not None:
-            err = built.error
-            _add(result, err.rule, path, err.mark, (), err.message, _syntax_hint(chunk.text, err, chunk.start_line))
-            continue
-        if built.empty:
-            continue
-        documents += 1
-        _document(built.data, built.remarks, path, index, chunk.start_line, result, options)
+                 "put the document content on the next line", fix=_separator_fix(chunk.text))
+        else:
+            built = build(chunk.text, chunk.start_line, options.limits)
+            if built.error is not None:
+                err = built.error
+                hint = _syntax_hint(chunk.text, err, chunk.start_line)
+                _add(result, err.rule, path, err.mark, (), err.message, hint,
+                     fix=_tab_fix(chunk.text) if hint.startswith("YAML does not allow tabs") else None)
+            elif not built.empty:
+                documents += 1
+                _document(built.data, built.remarks, path, index, chunk.start_line, result, options)
+        if any(d.fix is not None for d in result.diagnostics[before:]):
+            result.diagnostics[before:] = places.resolve(result.diagnostics[before:], chunk.text, chunk.start_line)
     if documents == 0 and not result.diagnostics and not scanned:
         _add(result, "input/empty", path, (0, 0), (), "no YAML documents in the input")
     if result.fatal:
@@ -111,6 +121,51 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
     result.counts.errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
     result.counts.warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
     return result
+
+
+class _Places:
+    """Where each document starts in the file, computed only when a fix has to be placed."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts: list[int] | None = None
+        self.lines: Any = None
+
+    def resolve(self, diagnostics: list[Diagnostic], doc_text: str, start_line: int) -> list[Diagnostic]:
+        from kubectl_testbench.validate.edits import resolve
+        from kubectl_testbench.validate.spans import LineIndex
+
+        if self.starts is None:
+            self.starts = [0]
+            for line in self.text.splitlines(keepends=True):  # the same lines split_documents counts
+                self.starts.append(self.starts[-1] + len(line))
+            self.lines = LineIndex(self.text)
+        return resolve(diagnostics, doc_text, self.starts[start_line], self.lines)
+
+
+def _separator_fix(doc_text: str) -> Fix | None:
+    """``--- {kind: X}`` -> ``---`` and the content on its own line: the same YAML, split as kubectl wants."""
+    import re
+
+    from kubectl_testbench.validate.diagnostics import Edit
+    from kubectl_testbench.validate.spans import line_break
+
+    match = re.match(r"---([ \t]+)(?=\S)", doc_text)
+    if match is None:
+        return None
+    return Fix(FixKind.SPLIT_SEPARATOR, (), None, "move the content after '---' to the next line",
+               (Edit(3, match.end(), line_break(doc_text)),))
+
+
+def _tab_fix(doc_text: str) -> Fix | None:
+    from kubectl_testbench.validate.diagnostics import Edit
+    from kubectl_testbench.validate.indentation import tab_indentation_edits
+
+    edits = tab_indentation_edits(doc_text)
+    if not edits:
+        return None
+    return Fix(FixKind.REINDENT, (), None, "indent with spaces instead of tabs",
+               tuple(Edit(s, e, t) for s, e, t in edits))
 
 
 def _syntax_hint(text: str, err: Remark, start_line: int) -> str:
@@ -145,9 +200,9 @@ def _unreadable(path: str, rule: str, message: str, mark: tuple[int, int] = (0, 
 
 
 def _add(result: FileResult, rule: str, path: str, mark: tuple[int, int], fpath: Path, message: str,
-         hint: str = "", obj: str = "") -> None:
+         hint: str = "", obj: str = "", fix: Fix | None = None) -> None:
     result.diagnostics.append(Diagnostic(rule, rule_table.severity(rule), message, path, mark[0], mark[1],
-                                         field_path(fpath), hint, obj))
+                                         field_path(fpath), hint, obj, fix))
 
 
 def _document(data: Any, remarks: list[Remark], path: str, index: int, start_line: int, result: FileResult,
@@ -233,13 +288,18 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     obj = _object_ref(doc)
     out: list[Diagnostic] = []
 
-    def add(rule: str, fpath: Path, message: str, hint: str = "", key: bool = False) -> None:
-        out.append(_diag(rule, doc, fpath, file, message, hint, key, obj))
+    def add(rule: str, fpath: Path, message: str, hint: str = "", key: bool = False, fix: Fix | None = None) -> None:
+        out.append(_diag(rule, doc, fpath, file, message, hint, key, obj, fix))
 
     if "status" in doc:
         add("semantic/status-ignored", ("status",), "status is discarded by the API server on create; "
-            "the operator or the cluster sets it", "remove the status section from the file", key=True)
+            "the operator or the cluster sets it", "remove the status section from the file", key=True,
+            fix=Fix(FixKind.DELETE, ("status",), None, "remove status"))
         del doc["status"]
+    from kubectl_testbench.validate.nulls import null_metadata_fields
+
+    for rule, fpath, message, hint, fix in null_metadata_fields(doc):
+        add(rule, fpath, message, hint, key=True, fix=fix)
 
     schema_errors: list[SchemaError] = list(check_metadata(doc.get("metadata")))
     errors, targets = experiment_validator().validate(doc)
@@ -250,9 +310,13 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
         if merged is not None and remark.rule == "yaml/yaml11-boolean":
             merged.hint = f'{remark.text} is a YAML 1.1 boolean for Kubernetes: write "{remark.text}" in quotes'
             continue
-        add(remark.rule, remark.path, remark.message, _remark_hint(remark), key=remark.rule == "yaml/duplicate-key")
+        add(remark.rule, remark.path, remark.message, _remark_hint(remark), key=remark.rule == "yaml/duplicate-key",
+            fix=_remark_fix(remark))
     for err in schema_errors:
-        add(err.rule, err.path, err.message, err.hint, err.key)
+        hint = err.hint
+        if err.rule == "schema/unknown-field" and err.path in EARLIER_SHAPE_FIELDS:
+            hint = MIGRATE_HINT
+        add(err.rule, err.path, err.message, hint, err.key, err.fix)
 
     if any(e.rule in BLOCKING for e in schema_errors):
         if targets:
@@ -306,14 +370,32 @@ def _run_semantic(doc: dict[str, Any], schema_errors: list[SchemaError], add: An
 
     bad = [e.path for e in schema_errors]
 
-    def report(rule: str, fpath: Path, message: str, hint: str) -> None:
+    def report(rule: str, fpath: Path, message: str, hint: str, fix: Fix | None = None) -> None:
         for p in bad:
             n = min(len(p), len(fpath))
             if p[:n] == fpath[:n]:
                 return
-        add(rule, fpath, message, hint)
+        add(rule, fpath, message, hint, fix=fix)
 
     run_checks(doc, report, bad)
+
+
+def _remark_fix(remark: Remark) -> Fix | None:
+    """YAML 1.1 readings that have one certain spelling, by what the schema wants at that field:
+    ``1:30`` in a string field is quoted (Kubernetes reads a string, YAML 1.1 tools a number); ``yes`` in a
+    boolean field becomes ``true`` (what Kubernetes reads, now also for YAML 1.2 tools)."""
+    if remark.rule not in ("yaml/sexagesimal", "yaml/yaml11-boolean"):
+        return None
+    from kubectl_testbench.load.scalars import resolve_plain
+    from kubectl_testbench.validate.crdschema import schema_type_at
+
+    wanted = schema_type_at(remark.path)
+    if remark.rule == "yaml/sexagesimal" and wanted == "string":
+        return Fix(FixKind.QUOTE, remark.path, None, "quote the value as written")
+    if remark.rule == "yaml/yaml11-boolean" and wanted == "boolean":
+        value = resolve_plain(remark.text)[0]
+        return Fix(FixKind.REPLACE, remark.path, value, f"write {'true' if value else 'false'}")
+    return None
 
 
 def _remark_hint(remark: Remark) -> str:
@@ -323,9 +405,10 @@ def _remark_hint(remark: Remark) -> str:
 
 
 def _diag(rule: str, doc: Any, fpath: Path, file: str, message: str, hint: str = "", key: bool = False,
-          obj: str = "") -> Diagnostic:
+          obj: str = "", fix: Fix | None = None) -> Diagnostic:
     mark = locate(doc, fpath, key=key) or (0, 0)
-    return Diagnostic(rule, rule_table.severity(rule), message, file, mark[0], mark[1], field_path(fpath), hint, obj)
+    return Diagnostic(rule, rule_table.severity(rule), message, file, mark[0], mark[1], field_path(fpath), hint, obj,
+                      fix)
 
 
 def _object_ref(doc: dict[str, Any]) -> str:

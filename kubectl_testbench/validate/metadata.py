@@ -11,7 +11,9 @@ from kubectl_testbench.k8snames import (
     label_value_error,
     qualified_name_error,
 )
-from kubectl_testbench.load.positions import MapKey
+from kubectl_testbench.load.positions import MapKey, Path
+from kubectl_testbench.validate.diagnostics import Fix, FixKind
+from kubectl_testbench.validate.fixes import one_near
 from kubectl_testbench.validate.schema import SchemaError, show
 
 ANNOTATIONS_MAX_BYTES = 256 * 1024
@@ -29,11 +31,13 @@ def check_metadata(meta: Any) -> Iterator[SchemaError]:
         return
     for key in meta:
         if key not in _KNOWN:
-            yield SchemaError((*base, key), "metadata/unknown-field", f'unknown field "metadata.{key}"', key=True)
+            yield SchemaError((*base, key), "metadata/unknown-field", f'unknown field "metadata.{key}"', key=True,
+                              fix=_rename_fix(key, meta))
     for key in _STRING_FIELDS:
         if key in meta and not isinstance(meta[key], str):
             yield SchemaError((*base, key), "metadata/type", f"Invalid value: metadata.{key} must be a string",
-                              hint="quote the value" if meta[key] is not None else "")
+                              hint="quote the value" if meta[key] is not None else "",
+                              fix=_quote_fix((*base, key), meta[key]))
     name = meta.get("name")
     if name is None or name == "":
         yield SchemaError((*base, "name"), "metadata/name-required", 'Required value: "name" must be set',
@@ -65,7 +69,7 @@ def _check_labels(labels: Any) -> Iterator[SchemaError]:
             yield SchemaError((*base, MapKey(key)), "metadata/labels", f"Invalid value: {show(key)}: {err}", key=True)
         if not isinstance(value, str):
             yield SchemaError((*base, MapKey(key)), "metadata/type", f"Invalid value: label {key} must be a string",
-                              hint="quote the value")
+                              hint="quote the value", fix=_quote_fix((*base, MapKey(key)), value))
             continue
         err = label_value_error(value)
         if err:
@@ -88,8 +92,23 @@ def _check_annotations(annotations: Any) -> Iterator[SchemaError]:
         if not isinstance(value, str):
             yield SchemaError((*base, MapKey(key)), "metadata/type",
                               f"Invalid value: annotation {key} must be a string",
-                              hint="quote the value")
+                              hint="quote the value", fix=_quote_fix((*base, MapKey(key)), value))
             continue
         size += len(key.encode()) + len(value.encode())
     if size > ANNOTATIONS_MAX_BYTES:
         yield SchemaError(base, "metadata/annotations", f"Too long: must have at most {ANNOTATIONS_MAX_BYTES} bytes")
+
+
+def _quote_fix(path: Path, value: Any) -> Fix | None:
+    """Metadata values are strings: a plain number or boolean there (``namespace: no``) is quoted as written."""
+    if isinstance(value, (bool, int, float)):
+        return Fix(FixKind.QUOTE, path, None, "quote the value as written")
+    return None
+
+
+def _rename_fix(key: str, meta: dict[str, Any]) -> Fix | None:
+    """``lables`` -> ``labels``: a slip of exactly one ObjectMeta field that is not set already."""
+    target = one_near(key, sorted(_KNOWN))
+    if target is None or target in meta:
+        return None
+    return Fix(FixKind.RENAME_KEY, ("metadata", key), target, f'rename "{key}" to "{target}"')

@@ -17,11 +17,12 @@ from kubectl_testbench.k8snames import dns1123_label_error, dns1123_subdomain_er
 from kubectl_testbench.load.positions import Path
 from kubectl_testbench.render import naming
 from kubectl_testbench.validate.cron import cron_error
+from kubectl_testbench.validate.diagnostics import Fix, FixKind
 from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES
 from kubectl_testbench.validate.schema import show
 
-Report = Callable[[str, Path, str, str], None]
-"""report(rule, path, message, hint)."""
+Report = Callable[..., None]
+"""report(rule, path, message, hint, fix=None)."""
 Check = Callable[[dict[str, Any], Report], None]
 
 CONFIGMAP_LIMIT = 1024 * 1024
@@ -256,6 +257,24 @@ def _metric(name: str, reference: dict[str, Any], at: Path, step_path: Path, rep
     if name in OLD_NAMES:
         report("semantic/unknown-metric", at, f'"{name}" is the old name of {OLD_NAMES[name]}',
                f'use "{OLD_NAMES[name]}"')
+
+
+@check("semantic/tool-call-args", reads=("spec", "dataset", "inline"))
+def tool_call_args(doc: dict[str, Any], report: Report) -> None:
+    """A tool call without args: upstream's operator leaves them out of experiment.json, where the run phase
+    requires them (render writes ``args: {}``)."""
+    inline = _dataset_inline(doc)
+    if inline is None:
+        return
+    for si, scenario in enumerate(_list(inline.get("scenarios"))):
+        for ti, step in enumerate(_list(_dict(scenario).get("steps"))):
+            calls = _dict(_dict(step).get("reference")).get("toolCalls")
+            for ci, call in enumerate(_list(calls)):
+                if isinstance(call, dict) and call and "args" not in call:
+                    at: Path = ("spec", "dataset", "inline", "scenarios", si, "steps", ti, "reference", "toolCalls", ci)
+                    report("semantic/tool-call-args", at, "the tool call has no args: the operator leaves them out "
+                           "of experiment.json and the run phase requires them", "write args: {} for a call "
+                           "without arguments", Fix(FixKind.INSERT, (*at, "args"), {}, "add args: {}"))
 
 
 # --- env -------------------------------------------------------------------------------------------
