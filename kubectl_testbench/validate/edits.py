@@ -158,7 +158,7 @@ def _delete(fix: Fix, tree: Node, text: str) -> tuple[Fix | None, list[Raw]]:
         return None, []
     index = next(i for i, (k, _) in enumerate(parent.entries) if k is key)
     if parent.flow:
-        span = _flow_entry_span(parent, index, text)
+        span = flow_entry_span(parent, index, text)
         return (fix, [(span[0], span[1], "")]) if span else (None, [])
     if len(parent.entries) < 2:
         return None, []  # the mapping would become null: not this fix's business
@@ -182,7 +182,7 @@ def _through_line(text: str, offset: int) -> int | None:
     return end
 
 
-def _flow_entry_span(parent: Node, index: int, text: str) -> tuple[int, int] | None:
+def flow_entry_span(parent: Node, index: int, text: str) -> tuple[int, int] | None:
     entries = parent.entries
     key, value = entries[index]
     if len(entries) == 1:

@@ -1,0 +1,73 @@
+"""What ``kubectl testbench fix`` tells the user on stderr: what changed, per rule, and what is left and why."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections import Counter
+from collections.abc import Iterable
+
+from kubectl_testbench.fix.apply import FileFix
+from kubectl_testbench.fix.selection import Selection
+from kubectl_testbench.validate.diagnostics import Diagnostic
+from kubectl_testbench.validate.report import text_line
+from kubectl_testbench.validate.rules import RULES
+
+
+def changed_line(outcome: FileFix, applied: bool) -> str:
+    """``fixed a.yaml: 3 fixes (schema/enum, schema/type ×2)``, or ``would fix`` when nothing is written."""
+    rules = Counter(d.rule for d in outcome.applied)
+    listed = ", ".join(f"{rule} ×{n}" if n > 1 else rule for rule, n in sorted(rules.items()))
+    parts = []
+    if outcome.applied:
+        parts.append(f"{len(outcome.applied)} fix{'es' if len(outcome.applied) != 1 else ''} ({listed})")
+    if outcome.migrated:
+        parts.append(f"{outcome.migrated} field{'s' if outcome.migrated != 1 else ''} migrated")
+    name = "stdin" if outcome.path == "-" else outcome.path
+    return f"{'fixed' if applied else 'would fix'} {name}: {', '.join(parts) or 'rewritten'}"
+
+
+def totals(outcomes: Iterable[FileFix], applied: bool) -> str:
+    """One line: how many fixes in how many files, per rule."""
+    changed = [o for o in outcomes if o.changed]
+    rules: Counter[str] = Counter(d.rule for o in changed for d in o.applied)
+    migrated = sum(o.migrated for o in changed)
+    if not changed:
+        return "nothing to fix"
+    count = sum(rules.values())
+    verb = "applied" if applied else "available"
+    text = (f"{count} fix{'es' if count != 1 else ''} {verb} in {len(changed)} "
+            f"file{'s' if len(changed) != 1 else ''}")
+    if rules:
+        text += ": " + ", ".join(f"{rule} {n}" for rule, n in sorted(rules.items()))
+    if migrated:
+        text += f"; {migrated} field{'s' if migrated != 1 else ''} migrated"
+    return text
+
+
+def why_left(d: Diagnostic, selection: Selection) -> str:
+    """Why a finding that is still there has no fix that was applied."""
+    if d.fix is not None and d.fix.edits:
+        if not selection(d.rule):
+            return "its fix is not selected (--select/--ignore)"
+        return "its fix was not applied (see the message above)"
+    rule = RULES.get(d.rule)
+    if rule is not None and rule.fix:
+        return f"the safe fix does not apply to this case; it covers: {rule.fix}"
+    return "no safe fix for this rule: it needs a decision only you can make"
+
+
+def remaining(outcome: FileFix, selection: Selection) -> str:
+    """Every finding left in the file, as validate prints it, each with why it was not fixed."""
+    return "".join(text_line(d) + f"  not fixed: {why_left(d, selection)}\n" for d in outcome.result.diagnostics)
+
+
+def unified_diff(outcome: FileFix) -> str:
+    """``git diff``-style headers and hunks (a/ and b/ prefixes), a marker for a missing final newline."""
+    name = "stdin" if outcome.path == "-" else os.path.normpath(outcome.path).lstrip("/")
+    before = (outcome.before or "").splitlines(keepends=True)
+    after = (outcome.after or "").splitlines(keepends=True)
+    out = []
+    for line in difflib.unified_diff(before, after, f"a/{name}", f"b/{name}"):
+        out.append(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
