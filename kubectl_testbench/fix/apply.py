@@ -105,15 +105,11 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False) -
         migrated = migration.moved
         current = migration.text
     applied: list[Diagnostic] = []
-    done: set[tuple[str, str, str]] = set()
+    seen = {current}
     for _ in range(MAX_ROUNDS):
         result = validate_text(current, path, vopts, scanned=scanned)
         offered = [d for d in result.diagnostics if d.fix is not None and d.fix.edits and options.select(d.rule)]
         if not offered:
-            break
-        repeated = [d for d in offered if (d.rule, d.path, d.fix.kind if d.fix else "") in done]
-        if repeated:  # the same fix again: the last round did not take (cannot happen once verified)
-            notes.append(Note(path, repeated[0].line, f"the fix for {repeated[0].rule} did not take: stopped"))
             break
         clash = _overlap(offered)
         if clash is not None:
@@ -123,13 +119,13 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False) -
             return FileFix(path, validate_text(text, path, options.validate, scanned=scanned), [], notes)
         new, kept, refused = _verified(current, offered, vopts)
         for d in refused:
-            notes.append(Note(path, d.line, f"the fix for {d.rule} {d.path} changed more than its node when "
-                                            "read back: not applied"))
-        if not kept:
+            notes.append(Note(path, d.line, f"the fix for {d.rule} at {d.path or f'line {d.line}'} did not read back "
+                                            "as promised (meaning or comments changed): not applied"))
+        if not kept or new in seen:
             break
+        seen.add(new)
         current = new
         applied.extend(kept)
-        done.update((d.rule, d.path, d.fix.kind if d.fix else "") for d in kept)
     final = validate_text(current, path, options.validate, scanned=scanned) if current != text or applied \
         else validate_text(text, path, options.validate, scanned=scanned)
     return FileFix(path, final, applied, notes, migrated, text, current)
@@ -157,19 +153,34 @@ def _overlap(offered: list[Diagnostic]) -> tuple[Diagnostic, Diagnostic] | None:
 
 def _verified(text: str, offered: list[Diagnostic], options: Options) -> tuple[str, list[Diagnostic], list[Diagnostic]]:
     """The text with every fix that reads back as promised, those fixes, and the ones that did not."""
-    from kubectl_testbench.fix.verify import failing
-
-    fixes = [d.fix for d in offered if d.fix is not None]
     new = apply_edits(text, _edits(offered))
-    if not failing(text, new, fixes, options.limits):
+    if _reads_back(text, new, offered, options):
         return new, offered, []
-    kept = [d for d in offered if d.fix and not failing(text, apply_edits(text, _edits([d])), [d.fix],
-                                                        options.limits)]
+    kept = [d for d in offered if _reads_back(text, apply_edits(text, _edits([d])), [d], options)]
     refused = [d for d in offered if d not in kept]
     new = apply_edits(text, _edits(kept))
-    if kept and failing(text, new, [d.fix for d in kept if d.fix], options.limits):
+    if kept and not _reads_back(text, new, kept, options):
         return text, [], offered  # each is fine alone, not together
     return new, kept, refused
+
+
+def _reads_back(text: str, new: str, applied: list[Diagnostic], options: Options) -> bool:
+    """Every document means what the fixes promise, and every comment outside deleted lines is still there."""
+    from kubectl_testbench.fix.comments import lost_comments
+    from kubectl_testbench.fix.verify import failing
+    from kubectl_testbench.validate.spans import LineIndex
+
+    fixes = [d.fix for d in applied if d.fix is not None]
+    if failing(text, new, fixes, options.limits):
+        return False
+    deleted: set[int] = set()
+    lines = LineIndex(text)
+    for fix in fixes:
+        for e in fix.edits:
+            if not e.text and e.end > e.start:
+                first, last = lines.position(e.start)[0], lines.position(e.end - 1)[0]
+                deleted.update(range(first - 1, last))
+    return not lost_comments(text, new, deleted)
 
 
 # --- many files -------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from kubectl_testbench.fix.apply import FileFix
 from kubectl_testbench.fix.selection import Selection
-from kubectl_testbench.validate.diagnostics import Diagnostic
+from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 from kubectl_testbench.validate.report import text_line
 from kubectl_testbench.validate.rules import RULES
 
@@ -46,14 +46,18 @@ def totals(outcomes: Iterable[FileFix], applied: bool) -> str:
 
 
 def why_left(d: Diagnostic, selection: Selection) -> str:
-    """Why a finding that is still there has no fix that was applied."""
+    """Why a finding that is still there was not fixed."""
     if d.fix is not None and d.fix.edits:
         if not selection(d.rule):
             return "its fix is not selected (--select/--ignore)"
         return "its fix was not applied (see the message above)"
+    if d.fix is not None and d.fix.blocked:
+        return f"no safe fix here: {d.fix.blocked}"
     rule = RULES.get(d.rule)
     if rule is not None and rule.fix:
-        return f"the safe fix does not apply to this case; it covers: {rule.fix}"
+        return f"no safe fix in this case ({d.rule} fixes: {rule.fix[0].lower()}{rule.fix[1:]})"
+    if d.severity is Severity.INFO:
+        return "information only"
     return "no safe fix for this rule: it needs a decision only you can make"
 
 

@@ -72,6 +72,9 @@ class Fix:
     title: str = ""
     """One line for humans: 'write "Allow"'."""
     edits: tuple[Edit, ...] = ()
+    blocked: str = ""
+    """Why no edit is offered, when the rule considered a fix but it is not safe here ("the value carries an
+    anchor that aliases share"). A fix is offered only when it has edits."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,13 +32,19 @@ from kubectl_testbench.validate.spans import (
 
 Raw = tuple[int, int, str]
 """An edit before it is placed in the file: (start, end, text), offsets into the document's text."""
+Placed = tuple[Fix, list[Raw]] | str
+"""A fix with its edits, or why it cannot be placed safely."""
+
+NOT_WRITTEN = "the node is not written at this path (it comes from an alias or a merge key)"
+ANCHORED = "the node carries an anchor: aliases elsewhere would change with it"
+MULTILINE = "the value spans several lines or is a block scalar"
 
 _NULL_WORDS = ("", "~", "null", "Null", "NULL")
 _SAFE_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./-]*")
 
 
 def resolve(diagnostics: Sequence[Diagnostic], doc_text: str, doc_offset: int, lines: LineIndex) -> list[Diagnostic]:
-    """The diagnostics of one document with their fixes placed in the file (or dropped when unsafe).
+    """The diagnostics of one document with their fixes placed in the file, or marked ``blocked`` with the reason.
 
     ``doc_text`` is the document's text and ``doc_offset`` where it starts in the file; ``lines`` indexes
     the whole file.
@@ -49,23 +55,26 @@ def resolve(diagnostics: Sequence[Diagnostic], doc_text: str, doc_offset: int, l
     seen: set[tuple[Raw, ...]] = set()
     for d in diagnostics:
         fix = d.fix
-        if fix is None:
+        if fix is None or fix.blocked:
             out.append(d)
             continue
         if fix.edits:
-            placed: Fix | None = fix
-            raws = [(e.start, e.end, e.text) for e in fix.edits]
+            placed: Placed = fix, [(e.start, e.end, e.text) for e in fix.edits]
         else:
             if not parsed:
                 tree, parsed = span_tree(doc_text), True
-            placed, raws = _place(fix, tree, doc_text)
+            placed = _place(fix, tree, doc_text)
+        if isinstance(placed, str):
+            out.append(dataclasses.replace(d, fix=dataclasses.replace(fix, blocked=placed)))
+            continue
+        located, raws = placed
         key = tuple(raws)
-        if placed is None or not raws or key in seen:
-            out.append(dataclasses.replace(d, fix=None))  # one node, one offered fix (SARIF consumers apply all)
+        if key in seen:  # one node, one offered fix: SARIF consumers apply every replacement they get
+            out.append(dataclasses.replace(d, fix=None))
             continue
         seen.add(key)
         edits = tuple(_edit(doc_offset + s, doc_offset + e, text, lines) for s, e, text in raws)
-        out.append(dataclasses.replace(d, fix=dataclasses.replace(placed, edits=edits)))
+        out.append(dataclasses.replace(d, fix=dataclasses.replace(located, edits=edits)))
     return out
 
 
@@ -75,53 +84,70 @@ def _edit(start: int, end: int, text: str, lines: LineIndex) -> Edit:
     return Edit(start, end, text, sl, sc, el, ec)
 
 
-def _place(fix: Fix, tree: Node | None, text: str) -> tuple[Fix | None, list[Raw]]:
+def _place(fix: Fix, tree: Node | None, text: str) -> Placed:
     handler = _HANDLERS.get(fix.kind)
-    if handler is None or tree is None:
-        return None, []
+    if handler is None:
+        return f"no placement for {fix.kind} fixes"
+    if tree is None:
+        return "the document could not be read again to place the fix"
     return handler(fix, tree, text)
 
 
 def _single_line(node: Node, text: str) -> bool:
-    return node.kind == "scalar" and node.anchor is None and "\n" not in text[node.start:node.end] \
-        and "\r" not in text[node.start:node.end]
+    return node.kind == "scalar" and "\n" not in text[node.start:node.end] and "\r" not in text[node.start:node.end]
 
 
-def _quote(fix: Fix, tree: Node, text: str) -> tuple[Fix | None, list[Raw]]:
+def _scalar_problem(node: Node, text: str) -> str:
+    if node.kind == "alias":
+        return NOT_WRITTEN
+    if node.anchor is not None:
+        return ANCHORED
+    if node.tag is not None:
+        return f"the value has an explicit tag ({node.tag})"
+    if not _single_line(node, text) or node.style in ("|", ">"):
+        return MULTILINE
+    return ""
+
+
+def _quote(fix: Fix, tree: Node, text: str) -> Placed:
     found = find(tree, fix.path)
     if found is None:
-        return None, []
+        return NOT_WRITTEN
     node = found[2]
-    if not node.plain or not _single_line(node, text) or text[node.start:node.end] != node.value:
-        return None, []
+    problem = _scalar_problem(node, text)
+    if problem:
+        return problem
+    if not node.plain or text[node.start:node.end] != node.value:
+        return "the value is not a plain scalar written as it reads"
     quoted = json.dumps(node.value, ensure_ascii=False)
     return dataclasses.replace(fix, value=node.value, title=f"write {quoted} in quotes"), \
         [(node.start, node.end, quoted)]
 
 
-def _replace(fix: Fix, tree: Node, text: str) -> tuple[Fix | None, list[Raw]]:
+def _replace(fix: Fix, tree: Node, text: str) -> Placed:
     found = find(tree, fix.path)
     if found is None:
-        return None, []
+        return NOT_WRITTEN
     node = found[2]
-    if node.tag is not None or not _single_line(node, text) or node.style in ("|", ">"):
-        return None, []
+    problem = _scalar_problem(node, text)
+    if problem:
+        return problem
     value = fix.value
     if isinstance(value, bool):  # a YAML 1.1 boolean word in a boolean field: write what Kubernetes reads
         if not node.plain or node.value not in YAML11_ONLY_BOOLS or resolve_plain(node.value)[0] is not value:
-            return None, []
+            return "the value is not a plain YAML 1.1 boolean word"
         new = "true" if value else "false"
     elif isinstance(value, (int, float)):  # a number written as a string: unquote it
         if not node.style or not NUMBER_TEXT.fullmatch(node.value):
-            return None, []
+            return "the value is not a quoted number"
         number, note = resolve_plain(node.value)
         if note is not None or isinstance(number, bool) or number != value:
-            return None, []
+            return "unquoted, the text would read as something else"
         new = node.value
     elif isinstance(value, str):
         new = scalar_text(value, node.style)
     else:
-        return None, []
+        return "no text for this value"
     return fix, [(node.start, node.end, new)]
 
 
@@ -134,40 +160,40 @@ def scalar_text(value: str, style: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _rename(fix: Fix, tree: Node, text: str) -> tuple[Fix | None, list[Raw]]:
+def _rename(fix: Fix, tree: Node, text: str) -> Placed:
     found = find(tree, fix.path)
     if found is None or found[1] is None or not isinstance(fix.value, str):
-        return None, []
-    key = found[1]
-    if key.tag is not None or not _single_line(key, text) or key.style in ("|", ">"):
-        return None, []
-    parent = found[0]
+        return NOT_WRITTEN
+    key, parent = found[1], found[0]
+    problem = _scalar_problem(key, text)
+    if problem:
+        return problem
     if parent is None or any(k.value == fix.value for k, _ in parent.entries):
-        return None, []
+        return f'"{fix.value}" is already a key of this mapping'
     return fix, [(key.start, key.end, scalar_text(fix.value, key.style))]
 
 
-def _delete(fix: Fix, tree: Node, text: str) -> tuple[Fix | None, list[Raw]]:
+def _delete(fix: Fix, tree: Node, text: str) -> Placed:
     found = find(tree, fix.path)
     if found is None:
-        return None, []
+        return NOT_WRITTEN
     parent, key, value = found
-    if parent is None or key is None:
-        return None, []
-    if parent.kind != "map" or key.anchor is not None or has_anchor(value):
-        return None, []
+    if parent is None or key is None or parent.kind != "map":
+        return NOT_WRITTEN
+    if key.anchor is not None or has_anchor(value):
+        return "the entry defines an anchor that aliases elsewhere may use"
     index = next(i for i, (k, _) in enumerate(parent.entries) if k is key)
     if parent.flow:
         span = flow_entry_span(parent, index, text)
-        return (fix, [(span[0], span[1], "")]) if span else (None, [])
+        return (fix, [(span[0], span[1], "")]) if span else "a comment sits between the flow mapping's entries"
     if len(parent.entries) < 2:
-        return None, []  # the mapping would become null: not this fix's business
+        return "it is the only entry: its mapping would become null"
     start = line_start(text, key.start)
     if text[start:key.start].strip(" "):
-        return None, []  # the key shares its line with a sequence dash or another node
+        return "the key shares its line with a sequence dash or another node"
     end = _through_line(text, value.end)
     if end is None:
-        return None, []
+        return "another node follows on the entry's last line"
     return fix, [(start, end, "")]
 
 
@@ -196,19 +222,19 @@ def flow_entry_span(parent: Node, index: int, text: str) -> tuple[int, int] | No
     return start, end
 
 
-def _insert(fix: Fix, tree: Node, text: str) -> tuple[Fix | None, list[Raw]]:
+def _insert(fix: Fix, tree: Node, text: str) -> Placed:
     if not fix.path or not isinstance(fix.path[-1], str):
-        return None, []
+        return NOT_WRITTEN
     found = find(tree, fix.path[:-1])
     if found is None or found[2].kind != "map":
-        return None, []
+        return NOT_WRITTEN
     mapping, name = found[2], fix.path[-1]
     flow_value = json.dumps(fix.value, ensure_ascii=False)
     existing = [(k, v) for k, v in mapping.entries if k.value == name]
     if existing:  # ``args:`` or ``args: null`` is the same as absent for the API server: fill the value in
         value = existing[0][1]
-        if not value.plain or value.value not in _NULL_WORDS or not _single_line(value, text):
-            return None, []
+        if not value.plain or value.value not in _NULL_WORDS or not _single_line(value, text) or value.anchor:
+            return f"{name} is written with a value that is not null"
         if value.start == value.end:
             return fix, [(value.start, value.end, " " + flow_value)]
         return fix, [(value.start, value.end, flow_value)]
@@ -217,14 +243,14 @@ def _insert(fix: Fix, tree: Node, text: str) -> tuple[Fix | None, list[Raw]]:
         if mapping.entries:
             return fix, [(mapping.entries[-1][1].end, mapping.entries[-1][1].end, ", " + entry)]
         brace = text.find("{", mapping.start)
-        return (fix, [(brace + 1, brace + 1, entry)]) if brace >= 0 else (None, [])
+        return (fix, [(brace + 1, brace + 1, entry)]) if brace >= 0 else NOT_WRITTEN
     columns = {k.start - line_start(text, k.start) for k, _ in mapping.entries}
     if len(columns) != 1:
-        return None, []
+        return "the mapping's keys are not aligned in one column"
     indent = " " * columns.pop()
     end = _through_line(text, mapping.entries[-1][1].end)
     if end is None:
-        return None, []
+        return "another node follows on the mapping's last line"
     eol = line_break(text, line_start(text, mapping.entries[-1][1].end))
     if end == len(text) and not text.endswith(("\n", "\r")):
         return fix, [(end, end, eol + indent + entry)]

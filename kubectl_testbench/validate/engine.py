@@ -82,7 +82,7 @@ def validate_source(source: Source, options: Options = Options()) -> FileResult:
     except DecodeError as err:
         return _unreadable(source.path, err.rule, err.message, err.mark)
     result = validate_text(text, source.path, options, scanned=source.scanned)
-    if any(d.fix is not None for d in result.diagnostics):
+    if any(d.fix is not None and d.fix.edits for d in result.diagnostics):
         from kubectl_testbench.validate.edits import with_byte_offsets
 
         result.diagnostics = with_byte_offsets(result.diagnostics, text, data)
@@ -111,7 +111,7 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
             elif not built.empty:
                 documents += 1
                 _document(built.data, built.remarks, path, index, chunk.start_line, result, options)
-        if any(d.fix is not None for d in result.diagnostics[before:]):
+        if any(d.fix is not None and not d.fix.blocked for d in result.diagnostics[before:]):
             result.diagnostics[before:] = places.resolve(result.diagnostics[before:], chunk.text, chunk.start_line)
     if documents == 0 and not result.diagnostics and not scanned:
         _add(result, "input/empty", path, (0, 0), (), "no YAML documents in the input")

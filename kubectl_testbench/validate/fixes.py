@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 from kubectl_testbench.load.positions import Path
+from kubectl_testbench.validate.diagnostics import Fix, FixKind
 
 NUMBER_TEXT = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 """A number as JSON writes it: what a quoted threshold may hold to be unquoted safely."""
@@ -45,8 +46,26 @@ def edit_distance(a: str, b: str, limit: int = MAX_KEY_DISTANCE) -> int:
     return min(previous[-1], limit + 1)
 
 
+def near(key: str, known: Iterable[str]) -> list[str]:
+    """Known names ``key`` could be a slip of: equal ignoring case, or 1–2 edits away."""
+    return [name for name in known
+            if name != key and (name.lower() == key.lower() or edit_distance(key, name) <= MAX_KEY_DISTANCE)]
+
+
 def one_near(key: str, known: Iterable[str]) -> str | None:
-    """The single known name ``key`` is a slip of: equal ignoring case, or 1–2 edits away; None when not unique."""
-    close = [name for name in known
-             if name != key and (name.lower() == key.lower() or edit_distance(key, name) <= MAX_KEY_DISTANCE)]
+    """The single known name ``key`` is a slip of; None when there is none or more than one."""
+    close = near(key, known)
     return close[0] if len(close) == 1 else None
+
+
+def rename_fix(path: Path, key: str, known: Iterable[str], present: Iterable[str]) -> Fix:
+    """Rename ``key`` to the one known field it is a slip of, when that field is not set; else say why not."""
+    close = near(key, known)
+    at = (*path, key)
+    if not close:
+        return Fix(FixKind.RENAME_KEY, at, None, blocked="no known field is within two edits of it")
+    if len(close) > 1:
+        return Fix(FixKind.RENAME_KEY, at, None, blocked=f"several known fields are close: {', '.join(close)}")
+    if close[0] in set(present):
+        return Fix(FixKind.RENAME_KEY, at, None, blocked=f'"{close[0]}" is set already: keep one of the two')
+    return Fix(FixKind.RENAME_KEY, at, close[0], f'rename "{key}" to "{close[0]}"')

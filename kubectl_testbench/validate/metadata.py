@@ -13,7 +13,7 @@ from kubectl_testbench.k8snames import (
 )
 from kubectl_testbench.load.positions import MapKey, Path
 from kubectl_testbench.validate.diagnostics import Fix, FixKind
-from kubectl_testbench.validate.fixes import one_near
+from kubectl_testbench.validate.fixes import rename_fix
 from kubectl_testbench.validate.schema import SchemaError, show
 
 ANNOTATIONS_MAX_BYTES = 256 * 1024
@@ -106,9 +106,6 @@ def _quote_fix(path: Path, value: Any) -> Fix | None:
     return None
 
 
-def _rename_fix(key: str, meta: dict[str, Any]) -> Fix | None:
+def _rename_fix(key: str, meta: dict[str, Any]) -> Fix:
     """``lables`` -> ``labels``: a slip of exactly one ObjectMeta field that is not set already."""
-    target = one_near(key, sorted(_KNOWN))
-    if target is None or target in meta:
-        return None
-    return Fix(FixKind.RENAME_KEY, ("metadata", key), target, f'rename "{key}" to "{target}"')
+    return rename_fix(("metadata",), key, sorted(_KNOWN), meta)

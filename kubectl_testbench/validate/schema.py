@@ -22,7 +22,7 @@ from typing import Any
 
 from kubectl_testbench.load.positions import MapKey, Path, PathSegment
 from kubectl_testbench.validate.diagnostics import Fix, FixKind
-from kubectl_testbench.validate.fixes import NUMBER_TEXT, one_near
+from kubectl_testbench.validate.fixes import NUMBER_TEXT, rename_fix
 
 Schema = dict[str, Any]
 
@@ -150,8 +150,8 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
             close = [v for v in node.enum if isinstance(v, str) and v.lower() == value.lower()]
             if close:
                 hint = f'did you mean "{close[0]}"? Values are case-sensitive'
-            if len(close) == 1:
-                fix = Fix(FixKind.REPLACE, path, close[0], f'write "{close[0]}"')
+            fix = Fix(FixKind.REPLACE, path, close[0], f'write "{close[0]}"') if len(close) == 1 else \
+                Fix(FixKind.REPLACE, path, None, blocked="no allowed value matches it ignoring case")
         errors.append(SchemaError(path, "schema/enum", f"Unsupported value: {show(value)}: supported values: {allowed}",
                                   hint=hint, fix=fix))
     if isinstance(value, dict):
@@ -331,7 +331,9 @@ def _type_fix(value: Any, expected: str, path: Path) -> Fix | None:
     boolean field stays an error, since what the user meant is not certain."""
     if expected == "string" and isinstance(value, (bool, int, float)):
         return Fix(FixKind.QUOTE, path, None, "quote the value as written")
-    if expected in ("number", "integer") and isinstance(value, str) and NUMBER_TEXT.fullmatch(value):
+    if expected in ("number", "integer") and isinstance(value, str):
+        if not NUMBER_TEXT.fullmatch(value):
+            return Fix(FixKind.REPLACE, path, None, blocked=f"{show(value)} is not a number as JSON writes it")
         number = float(value)
         if expected == "integer" and not number.is_integer():
             return None
@@ -341,12 +343,9 @@ def _type_fix(value: Any, expected: str, path: Path) -> Fix | None:
     return None
 
 
-def _rename_fix(key: str, props: dict[str, _Node] | None, obj: dict[str, Any], path: Path) -> Fix | None:
+def _rename_fix(key: str, props: dict[str, _Node] | None, obj: dict[str, Any], path: Path) -> Fix:
     """Rename a key that is a slip of exactly one known field (case, or 1–2 edits) when that field is not set."""
-    target = one_near(key, props or ())
-    if target is None or target in obj:
-        return None
-    return Fix(FixKind.RENAME_KEY, (*path, key), target, f'rename "{key}" to "{target}"')
+    return rename_fix(path, key, props or (), obj)
 
 
 def _is_datetime(value: str) -> bool:
