@@ -106,7 +106,8 @@ def allowed_lines(before: str, outcome: FileFix) -> set[int]:
         if fix.kind is FixKind.SPLIT_SEPARATOR:
             lines.update(i for i, line in enumerate(before.splitlines()) if re.match(r"---[ \t]+\S", line))
         elif fix.kind is FixKind.REINDENT:
-            lines.update(i for i, line in enumerate(before.splitlines()) if "\t" in line[: len(line) - len(line.lstrip())])
+            lines.update(i for i, line in enumerate(before.splitlines())
+                         if "\t" in line[: len(line) - len(line.lstrip())])
         elif fix.kind is FixKind.INSERT:
             lines |= node_lines(before, path, whole_parent=True)
         else:

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from kubectl_testbench.load.decode import decode
-from kubectl_testbench.validate.engine import validate_source
 from kubectl_testbench.load.sources import Source
+from kubectl_testbench.validate.engine import validate_source
 from tests.conftest import EXAMPLES, ROOT
 from tests.fix.helpers import CORPUS, allowed_lines, bom, crlf, fix_file
 
-SOURCES = sorted(EXAMPLES.glob("experiments/*.yaml")) + sorted((ROOT / "tests" / "validate" / "corpus").glob("*.yaml")) \
-    + sorted((ROOT / "tests" / "hostile" / "corpus").iterdir()) + sorted(CORPUS.glob("*.yaml"))
+SOURCES = (sorted(EXAMPLES.glob("experiments/*.yaml")) + sorted((ROOT / "tests" / "validate" / "corpus").glob("*.yaml"))
+           + sorted((ROOT / "tests" / "hostile" / "corpus").iterdir()) + sorted(CORPUS.glob("*.yaml")))
 VARIANTS = [(p, "as-is") for p in SOURCES] + [(p, v) for p in sorted(CORPUS.glob("*.yaml")) + sorted(
     EXAMPLES.glob("experiments/*.yaml")) for v in ("crlf", "bom")]
 
