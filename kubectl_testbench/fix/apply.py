@@ -116,7 +116,7 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False) -
             a, b = clash
             notes.append(Note(path, a.line, f"the fixes for {a.rule} at {a.path or f'line {a.line}'} and {b.rule} "
                                             f"at {b.path or f'line {b.line}'} overlap: file left unchanged"))
-            return FileFix(path, validate_text(text, path, options.validate, scanned=scanned), [], notes)
+            return FileFix(path, validate_text(text, path, options.validate, scanned=scanned), [], notes, 0, text, text)
         new, kept, refused = _verified(current, offered, vopts)
         for d in refused:
             notes.append(Note(path, d.line, f"the fix for {d.rule} at {d.path or f'line {d.line}'} did not read back "

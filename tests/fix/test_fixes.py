@@ -1,0 +1,294 @@
+"""Each rule's fix, named after the rule id: the exact text it writes, and the cases where it must not offer one."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubectl_testbench.fix.apply import FixOptions, fix_text
+from kubectl_testbench.validate.engine import validate_text
+from tests.validate.helpers import VALID
+
+
+def fixed(text: str) -> str:
+    outcome = fix_text(text, "t.yaml", FixOptions())
+    assert outcome.after is not None
+    return outcome.after
+
+
+def offered(text: str) -> list[tuple[str, str, str]]:
+    """(rule, field path, replacement texts) of every fix validation offers."""
+    return [(d.rule, d.path, "|".join(e.text for e in d.fix.edits))
+            for d in validate_text(text, "t.yaml").diagnostics if d.fix is not None and d.fix.edits]
+
+
+def blocked(text: str) -> list[tuple[str, str]]:
+    return [(d.rule, d.fix.blocked) for d in validate_text(text, "t.yaml").diagnostics
+            if d.fix is not None and d.fix.blocked]
+
+
+STEP = "            - input: Will it rain in Berlin tomorrow?\n"
+TRIGGER = "  trigger:\n    enabled: true\n    concurrencyPolicy: Forbid\n"
+
+
+# --- schema/type -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("written", ["yes", "n", "No", "off", "42", "1.10", "0777", "0x1F"])
+def test_schema_type_quotes_a_plain_scalar_in_a_string_field_as_written(written: str) -> None:
+    text = VALID.replace(STEP, f"            - input: {written}  # kept\n")
+    assert fixed(text) == VALID.replace(STEP, f'            - input: "{written}"  # kept\n')
+
+
+def test_schema_type_quotes_s3_key_legacy_octal_and_scenario_name() -> None:
+    s3 = "  dataset:\n    s3:\n      bucket: b\n      key: 0777\n    inline:"
+    text = VALID.replace("  dataset:\n    inline:", s3)
+    assert ("schema/type", "spec.dataset.s3.key", '"0777"') in offered(text)
+    named = VALID.replace("- name: Forecast", "- name: n")
+    assert fixed(named) == VALID.replace("- name: Forecast", '- name: "n"')
+
+
+def test_schema_type_unquotes_a_number_written_as_a_string_in_a_number_field() -> None:
+    for quoted, number in (('"0.8"', "0.8"), ("'0.5'", "0.5"), ('"1"', "1"), ('"0"', "0")):
+        text = VALID.replace("defaultThreshold: 0.8", f"defaultThreshold: {quoted}")
+        assert fixed(text) == VALID.replace("defaultThreshold: 0.8", f"defaultThreshold: {number}")
+
+
+def test_schema_type_never_quotes_in_numeric_or_free_form_fields_and_never_guesses_a_number() -> None:
+    assert offered(VALID.replace("defaultThreshold: 0.8", "defaultThreshold: yes")) == []
+    assert offered(VALID.replace("defaultThreshold: 0.8", 'defaultThreshold: "high"')) == []
+    assert ("schema/type", '"high" is not a number as JSON writes it') in blocked(
+        VALID.replace("defaultThreshold: 0.8", 'defaultThreshold: "high"'))
+    assert offered(VALID.replace("defaultThreshold: 0.8", 'defaultThreshold: " 0.8"')) == []
+    free = VALID.replace(STEP, STEP + "              customValues:\n                followUp: no\n")
+    assert offered(free) == []
+
+
+def test_schema_type_leaves_a_multi_line_or_tagged_or_anchored_value() -> None:
+    tagged = VALID.replace(STEP, "            - input: !!int 42\n")
+    assert offered(tagged) == []
+    assert blocked(tagged) == [("schema/type", "the value has an explicit tag (tag:yaml.org,2002:int)")]
+    anchored = VALID.replace(STEP, "            - input: &a yes\n")
+    assert blocked(anchored) == [("schema/type", "the node carries an anchor: aliases elsewhere would change with it")]
+
+
+# --- schema/enum -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("written", "expected"), [("allow", "Allow"), ("REPLACE", "Replace"), ('"forbid"', '"Forbid"'),
+                                                   ("'allow'", "'Allow'")])
+def test_schema_enum_corrects_the_case_keeping_the_quoting_style(written: str, expected: str) -> None:
+    text = VALID + TRIGGER.replace("Forbid", written)
+    assert fixed(text) == VALID + TRIGGER.replace("Forbid", expected)
+
+
+def test_schema_enum_without_a_case_insensitive_match_has_no_fix() -> None:
+    text = VALID + TRIGGER.replace("Forbid", "Queue")
+    assert offered(text) == []
+    assert blocked(text) == [("schema/enum", "no allowed value matches it ignoring case")]
+
+
+# --- schema/unknown-field ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("typo", "field"), [("datset", "dataset"), ("agentref", "agentRef"), ("Dataset", "dataset"),
+                                             ("trigerr", "trigger")])
+def test_schema_unknown_field_renames_a_slip_of_one_known_field(typo: str, field: str) -> None:
+    text = (VALID + TRIGGER).replace(f"  {field}:", f"  {typo}:")
+    assert fixed(text) == VALID + TRIGGER
+
+
+def test_schema_unknown_field_renames_a_quoted_key_keeping_its_quotes() -> None:
+    text = VALID.replace("  dataset:", '  "datset":')
+    assert fixed(text) == VALID.replace("  dataset:", '  "dataset":')
+
+
+def test_schema_unknown_field_is_not_renamed_when_the_target_is_set_or_ambiguous_or_far() -> None:
+    both = VALID + "  datset: {}\n"
+    assert offered(both) == []
+    assert blocked(both) == [("schema/unknown-field", '"dataset" is set already: keep one of the two')]
+    far = VALID.replace(STEP, STEP + "              expectedOutput: rain\n")
+    assert blocked(far) == [("schema/unknown-field", "no known field is within two edits of it")]
+
+
+# --- metadata ------------------------------------------------------------------------------------------------
+
+
+def test_metadata_unknown_field_renames_lables() -> None:
+    text = VALID.replace("  namespace: agents\n", "  namespace: agents\n  lables:\n    team: weather\n")
+    assert fixed(text) == VALID.replace("  namespace: agents\n", "  namespace: agents\n  labels:\n    team: weather\n")
+
+
+def test_metadata_type_quotes_a_yaml11_namespace_and_label_value() -> None:
+    text = VALID.replace("  namespace: agents\n", "  namespace: no\n  labels:\n    canary: yes\n")
+    assert fixed(text) == VALID.replace("  namespace: agents\n", '  namespace: "no"\n  labels:\n    canary: "yes"\n')
+
+
+def test_metadata_null_field_removes_the_line_with_its_comment() -> None:
+    text = VALID.replace("  namespace: agents\n", "  namespace: agents\n  creationTimestamp: null  # dry-run\n")
+    assert [d.rule for d in validate_text(text, "t.yaml").diagnostics if d.fix] == \
+        [d.rule for d in validate_text(text, "t.yaml").diagnostics if d.rule == "metadata/null-field"]
+    assert fixed(text) == VALID
+    flow = VALID.replace("metadata:\n  name: weather-eval\n  namespace: agents\n",
+                         "metadata: {name: weather-eval, creationTimestamp: null, namespace: agents}\n")
+    assert fixed(flow) == VALID.replace("metadata:\n  name: weather-eval\n  namespace: agents\n",
+                                        "metadata: {name: weather-eval, namespace: agents}\n")
+
+
+def test_metadata_null_field_that_is_the_only_field_is_not_removed() -> None:
+    text = VALID.replace("metadata:\n  name: weather-eval\n  namespace: agents\n", "metadata:\n  labels: null\n")
+    assert ("metadata/null-field", "it is the only entry: its mapping would become null") in blocked(text)
+
+
+# --- semantic ------------------------------------------------------------------------------------------------
+
+
+def test_semantic_status_ignored_removes_status_and_the_comments_inside_it_only() -> None:
+    text = VALID + "# written by kubectl get\nstatus:  # observed\n  # conditions follow\n  conditions: []\n# end\n"
+    assert fixed(text) == VALID + "# written by kubectl get\n# end\n"
+
+
+TOOL = "              reference:\n                response: It will rain in Berlin tomorrow.\n"
+
+
+@pytest.mark.parametrize(("written", "expected"), [
+    ("                toolCalls:\n                  - name: get_weather\n",
+     "                toolCalls:\n                  - name: get_weather\n                    args: {}\n"),
+    ("                toolCalls:\n                  - name: get_weather  # c\n                    # after\n",
+     "                toolCalls:\n                  - name: get_weather  # c\n                    args: {}\n"
+     "                    # after\n"),
+    ("                toolCalls: [{name: get_weather}]\n",
+     "                toolCalls: [{name: get_weather, args: {}}]\n"),
+    ("                toolCalls:\n                  - name: get_weather\n                    args:\n",
+     "                toolCalls:\n                  - name: get_weather\n                    args: {}\n"),
+    ("                toolCalls:\n                  - name: get_weather\n                    args: null\n",
+     "                toolCalls:\n                  - name: get_weather\n                    args: {}\n"),
+])
+def test_semantic_tool_call_args_adds_empty_args(written: str, expected: str) -> None:
+    text = VALID.replace(TOOL, TOOL + written)
+    assert fixed(text) == VALID.replace(TOOL, TOOL + expected)
+
+
+def test_semantic_tool_call_args_at_the_end_of_a_file_without_a_final_line_break() -> None:
+    text = VALID.rstrip("\n").replace(TOOL, "") + "\n              reference:\n                toolCalls:\n" \
+        "                  - name: get_weather"
+    assert fixed(text).endswith("                  - name: get_weather\n                    args: {}")
+
+
+# --- yaml ----------------------------------------------------------------------------------------------------
+
+
+def test_yaml_yaml11_boolean_in_a_boolean_field_becomes_what_kubernetes_reads() -> None:
+    for word, value in (("yes", "true"), ("on", "true"), ("Off", "false"), ("N", "false")):
+        text = VALID + f"  trigger:\n    enabled: {word}\n"
+        assert fixed(text) == VALID + f"  trigger:\n    enabled: {value}\n"
+
+
+def test_yaml_sexagesimal_in_a_string_field_is_quoted_but_not_in_free_form_fields() -> None:
+    text = VALID.replace(STEP, "            - input: 1:20\n")
+    assert fixed(text) == VALID.replace(STEP, '            - input: "1:20"\n')
+    free = VALID.replace(STEP, STEP + "              customValues:\n                at: 1:20\n")
+    assert offered(free) == []
+
+
+def test_yaml_document_separator_moves_the_content_to_its_own_line() -> None:
+    text = VALID + "--- {kind: ConfigMap, apiVersion: v1, metadata: {name: x}}  # other\n"
+    assert fixed(text) == VALID + "---\n{kind: ConfigMap, apiVersion: v1, metadata: {name: x}}  # other\n"
+    crlf = text.replace("\n", "\r\n")
+    assert fixed(crlf) == fixed(text).replace("\n", "\r\n")
+    glued = VALID + "---{kind: ConfigMap}\n"
+    assert offered(glued) == []
+
+
+def test_yaml_syntax_tab_indentation_under_a_block_opener_is_reindented() -> None:
+    text = VALID.replace("                response: It will", "\t\tresponse: It will")
+    assert offered(text) == [("yaml/syntax", "", " " * 16)]
+    assert fixed(text) == VALID
+    whole = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n\tname: x\n\tlabels:\n\t\ta: b\ndata:\n\tk: v\n"
+    assert fixed(whole) == "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  labels:\n    a: b\ndata:\n  k: v\n"
+
+
+def test_yaml_syntax_tabs_with_an_uncertain_level_are_left_alone() -> None:
+    after_value = VALID.replace("    name: weather-agent\n", "    name: weather-agent\n\tnamespace: agents\n")
+    assert offered(after_value) == []
+    mixed = VALID.replace("                response: It will", "  \t              response: It will")
+    assert offered(mixed) == []
+    still_inside = VALID.replace("                response: It will rain in Berlin tomorrow.\n",
+                                 "\tresponse: x\n                  extra: y\n")
+    assert offered(still_inside) == []
+
+
+# --- application ---------------------------------------------------------------------------------------------
+
+
+def test_overlapping_fixes_leave_the_file_alone_with_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kubectl_testbench.fix import apply
+    from kubectl_testbench.validate.diagnostics import Edit, Fix, FixKind
+
+    real = apply.validate_text
+    text = VALID + TRIGGER.replace("Forbid", "forbid")
+
+    def clashing(*args: object, **kwargs: object) -> apply.FileResult:
+        result = real(*args, **kwargs)  # type: ignore[arg-type]
+        (enum,) = [d for d in result.diagnostics if d.fix and d.fix.edits]
+        edit = enum.fix.edits[0]  # type: ignore[union-attr]
+        other = Fix(FixKind.REPLACE, ("spec", "trigger"), None, "x", (Edit(edit.start - 3, edit.end, "zzz"),))
+        result.diagnostics.append(type(enum)("schema/type", enum.severity, "m", "t.yaml", 1, 1, "spec.trigger",
+                                             fix=other))
+        return result
+
+    monkeypatch.setattr(apply, "validate_text", clashing)
+    outcome = fix_text(text, "t.yaml", FixOptions())
+    assert outcome.after == text and outcome.applied == []
+    assert [str(n) for n in outcome.notes] == [
+        "t.yaml:1: the fixes for schema/type at spec.trigger and schema/enum at spec.trigger.concurrencyPolicy "
+        "overlap: file left unchanged"]
+
+
+def test_a_fix_that_does_not_read_back_as_promised_is_not_applied(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from kubectl_testbench.fix import apply
+
+    real = apply.validate_text
+    text = VALID + TRIGGER.replace("Forbid", "forbid")
+
+    def lying(*args: object, **kwargs: object) -> apply.FileResult:
+        result = real(*args, **kwargs)  # type: ignore[arg-type]
+        out = []
+        for d in result.diagnostics:
+            if d.fix and d.fix.edits:  # the edit writes "Replace" where the fix promises "Forbid"
+                d = dataclasses.replace(d, fix=dataclasses.replace(d.fix, edits=(dataclasses.replace(
+                    d.fix.edits[0], text="Replace"),)))
+            out.append(d)
+        result.diagnostics = out
+        return result
+
+    monkeypatch.setattr(apply, "validate_text", lying)
+    outcome = fix_text(text, "t.yaml", FixOptions())
+    assert outcome.after == text and outcome.applied == []
+    assert "did not read back as promised" in str(outcome.notes[0])
+
+
+def test_a_fix_that_would_swallow_a_comment_is_not_applied(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from kubectl_testbench.fix import apply
+
+    real = apply.validate_text
+    text = VALID + TRIGGER.replace("Forbid", "forbid  # keep me")
+
+    def greedy(*args: object, **kwargs: object) -> apply.FileResult:
+        result = real(*args, **kwargs)  # type: ignore[arg-type]
+        out = []
+        for d in result.diagnostics:
+            if d.fix and d.fix.edits:  # same meaning, but the comment after the value goes too
+                e = d.fix.edits[0]
+                d = dataclasses.replace(d, fix=dataclasses.replace(d.fix, edits=(dataclasses.replace(
+                    e, end=e.end + len("  # keep me")),)))
+            out.append(d)
+        result.diagnostics = out
+        return result
+
+    monkeypatch.setattr(apply, "validate_text", greedy)
+    outcome = fix_text(text, "t.yaml", FixOptions())
+    assert outcome.after == text and outcome.applied == []
