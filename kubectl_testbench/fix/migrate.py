@@ -265,13 +265,13 @@ class _Planner:
                           "spec.scenarios: move it into spec.dataset.inline by hand")
         if "inline" in dataset:
             raise Refusal(line, f"spec.{judge[0]} and spec.dataset.inline are both set: merge them by hand")
-        source = "s3" if "s3" in dataset else "url"
+        source = "an s3" if "s3" in dataset else "a url"
         for name in judge:
             k, v = self.entries[name]
             snake = "llm_as_a_judge_model" if name == "llmAsAJudgeModel" else "default_threshold"
-            self.comment_out(self.block(k, v), f"with an {source} dataset the dataset file sets {snake}; "
+            self.comment_out(self.block(k, v), f"with {source} dataset the dataset file sets {snake}; "
                              "the earlier operator ignored this field")
-            self.notes.append((self.line_no(self.lines.index(k.start)), f"commented out spec.{name}: with an "
+            self.notes.append((self.line_no(self.lines.index(k.start)), f"commented out spec.{name}: with "
                                f"{source} dataset the dataset file sets {snake} (the earlier operator did not "
                                "use this field)"))
             espec.pop(name)

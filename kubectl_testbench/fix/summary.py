@@ -28,21 +28,21 @@ def changed_line(outcome: FileFix, applied: bool) -> str:
 
 
 def totals(outcomes: Iterable[FileFix], applied: bool) -> str:
-    """One line: how many fixes in how many files, per rule."""
+    """One line: how many fixes in how many files, per rule, and how many fields were migrated."""
     changed = [o for o in outcomes if o.changed]
-    rules: Counter[str] = Counter(d.rule for o in changed for d in o.applied)
-    migrated = sum(o.migrated for o in changed)
     if not changed:
         return "nothing to fix"
+    rules: Counter[str] = Counter(d.rule for o in changed for d in o.applied)
     count = sum(rules.values())
-    verb = "applied" if applied else "available"
-    text = (f"{count} fix{'es' if count != 1 else ''} {verb} in {len(changed)} "
-            f"file{'s' if len(changed) != 1 else ''}")
-    if rules:
-        text += ": " + ", ".join(f"{rule} {n}" for rule, n in sorted(rules.items()))
+    migrated = sum(o.migrated for o in changed)
+    files = f"{len(changed)} file{'s' if len(changed) != 1 else ''}"
+    parts = []
+    if count:
+        parts.append(f"{count} fix{'es' if count != 1 else ''} {'applied' if applied else 'available'}: "
+                     + ", ".join(f"{rule} {n}" for rule, n in sorted(rules.items())))
     if migrated:
-        text += f"; {migrated} field{'s' if migrated != 1 else ''} migrated"
-    return text
+        parts.append(f"{migrated} field{'s' if migrated != 1 else ''} {'migrated' if applied else 'to migrate'}")
+    return f"{files} {'changed' if applied else 'to change'}: " + "; ".join(parts)
 
 
 def why_left(d: Diagnostic, selection: Selection) -> str:
