@@ -25,7 +25,7 @@ HELM_TEMPLATE = "{{- if .Values.enabled }}\napiVersion: apps/v1\nkind: Deploymen
 
 def test_hooks_file_declares_both_hooks_as_python_hooks() -> None:
     hooks = {h["id"]: h for h in yaml.safe_load(HOOKS.read_text())}
-    assert set(hooks) == {"testbench-validate", "testbench-render-check"}
+    assert set(hooks) == {"testbench-validate", "testbench-render-check", "testbench-fix"}
     validate, check = hooks["testbench-validate"], hooks["testbench-render-check"]
     assert validate["entry"] == "kubectl-testbench validate --only-testbench-files"
     assert validate["language"] == check["language"] == "python"
