@@ -106,8 +106,11 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False) -
         current = migration.text
     applied: list[Diagnostic] = []
     seen = {current}
-    for _ in range(MAX_ROUNDS):
-        result = validate_text(current, path, vopts, scanned=scanned)
+    first: FileResult | None = None
+    for round_ in range(MAX_ROUNDS):
+        # the first reading is validate's own (a clean file is read once); later rounds see every finding
+        result = validate_text(current, path, options.validate if round_ == 0 else vopts, scanned=scanned)
+        first = first or result
         offered = [d for d in result.diagnostics if d.fix is not None and d.fix.edits and options.select(d.rule)]
         if not offered:
             break
@@ -126,9 +129,9 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False) -
         seen.add(new)
         current = new
         applied.extend(kept)
-    final = validate_text(current, path, options.validate, scanned=scanned) if current != text or applied \
-        else validate_text(text, path, options.validate, scanned=scanned)
-    return FileFix(path, final, applied, notes, migrated, text, current)
+    if first is None or current != text or applied or options.migrate:
+        first = validate_text(current, path, options.validate, scanned=scanned)
+    return FileFix(path, first, applied, notes, migrated, text, current)
 
 
 def _edits(diagnostics: Iterable[Diagnostic]) -> list[tuple[int, int, str]]:

@@ -111,7 +111,7 @@ def _check(before: str, after: str, plan: _Plan, limits: Limits, start_line: int
     if built.error is not None or canonical(plain(built.data)) != canonical(plan.expected):
         raise Refusal(start_line + 1, "the edited document did not read back as the migrated Experiment "
                       "(anchors, aliases or an unusual layout?): migrate it by hand")
-    lost = lost_comments(before, after)
+    lost = lost_comments(before, after, round_trip=True)
     if lost:
         raise Refusal(start_line + 1, f"the comment {lost[0]!r} would not survive the edit: migrate it by hand")
 
