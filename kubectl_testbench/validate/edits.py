@@ -109,14 +109,18 @@ def _scalar_problem(node: Node, text: str) -> str:
     return ""
 
 
-def _quote(fix: Fix, tree: Node, text: str) -> Placed:
+def _scalar_at(fix: Fix, tree: Node, text: str) -> Node | str:
+    """The single-line scalar written at the fix's path, or why the fix cannot edit it."""
     found = find(tree, fix.path)
     if found is None:
         return NOT_WRITTEN
-    node = found[2]
-    problem = _scalar_problem(node, text)
-    if problem:
-        return problem
+    return _scalar_problem(found[2], text) or found[2]
+
+
+def _quote(fix: Fix, tree: Node, text: str) -> Placed:
+    node = _scalar_at(fix, tree, text)
+    if isinstance(node, str):
+        return node
     if not node.plain or text[node.start:node.end] != node.value:
         return "the value is not a plain scalar written as it reads"
     quoted = json.dumps(node.value, ensure_ascii=False)
@@ -125,13 +129,9 @@ def _quote(fix: Fix, tree: Node, text: str) -> Placed:
 
 
 def _replace(fix: Fix, tree: Node, text: str) -> Placed:
-    found = find(tree, fix.path)
-    if found is None:
-        return NOT_WRITTEN
-    node = found[2]
-    problem = _scalar_problem(node, text)
-    if problem:
-        return problem
+    node = _scalar_at(fix, tree, text)
+    if isinstance(node, str):
+        return node
     value = fix.value
     if isinstance(value, bool):  # a YAML 1.1 boolean word in a boolean field: write what Kubernetes reads
         if not node.plain or node.value not in YAML11_ONLY_BOOLS or resolve_plain(node.value)[0] is not value:
@@ -238,7 +238,9 @@ def _insert(fix: Fix, tree: Node, text: str) -> Placed:
         if value.start == value.end:
             return fix, [(value.start, value.end, " " + flow_value)]
         return fix, [(value.start, value.end, flow_value)]
-    entry = f"{name}: {flow_value}"
+    key_style = mapping.entries[0][0].style if mapping.entries else ""  # JSON keeps its quoted keys
+    key = scalar_text(name, key_style) if key_style in ("", '"', "'") else name
+    entry = f"{key}: {flow_value}"
     if mapping.flow:
         if mapping.entries:
             return fix, [(mapping.entries[-1][1].end, mapping.entries[-1][1].end, ", " + entry)]

@@ -7,6 +7,7 @@ status dropped → metadata → schema (prunes nulls, applies defaults) → CEL 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -212,8 +213,12 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
         return
     api_version, kind = data.get("apiVersion"), data.get("kind")
     if kind == "List" and api_version == "v1" and isinstance(data.get("items"), list):
+        before = len(result.diagnostics)
         for item in data["items"]:
             _document(item, [], path, index, start_line, result, options)
+        result.diagnostics[before:] = [  # item paths are relative to the item, not to the document
+            dataclasses.replace(d, fix=dataclasses.replace(d.fix, blocked="the object is an item of a kind: List"))
+            if d.fix is not None and not d.fix.blocked else d for d in result.diagnostics[before:]]
         return
     group = api_version.split("/", 1)[0] if isinstance(api_version, str) else ""
     if kind == "RenderDefaults" and group == GROUP:

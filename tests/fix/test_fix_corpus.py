@@ -23,8 +23,8 @@ from tests.conftest import EXAMPLES, ROOT
 from tests.fix.helpers import CORPUS, allowed_lines, bom, crlf, fix_file
 
 SOURCES = (sorted(EXAMPLES.glob("experiments/*.yaml")) + sorted((ROOT / "tests" / "validate" / "corpus").glob("*.yaml"))
-           + sorted((ROOT / "tests" / "hostile" / "corpus").iterdir()) + sorted(CORPUS.glob("*.yaml")))
-VARIANTS = [(p, "as-is") for p in SOURCES] + [(p, v) for p in sorted(CORPUS.glob("*.yaml")) + sorted(
+           + sorted((ROOT / "tests" / "hostile" / "corpus").iterdir()) + sorted(CORPUS.iterdir()))
+VARIANTS = [(p, "as-is") for p in SOURCES] + [(p, v) for p in sorted(CORPUS.iterdir()) + sorted(
     EXAMPLES.glob("experiments/*.yaml")) for v in ("crlf", "bom")]
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from kubectl_testbench.fix.apply import FixOptions, fix_text
+from kubectl_testbench.validate.diagnostics import Edit
 from kubectl_testbench.validate.engine import validate_text
 from tests.validate.helpers import VALID
 
@@ -217,6 +220,29 @@ def test_yaml_syntax_tabs_with_an_uncertain_level_are_left_alone() -> None:
     assert offered(still_inside) == []
 
 
+# --- formats and containers ---------------------------------------------------------------------------------
+
+
+def test_a_json_file_stays_json() -> None:
+    import json
+
+    from tests.fix.helpers import CORPUS
+
+    after = fixed((CORPUS / "json-experiment.json").read_text())
+    doc = json.loads(after)
+    assert doc["spec"]["trigger"]["concurrencyPolicy"] == "Allow" and "creationTimestamp" not in doc["metadata"]
+    step = doc["spec"]["dataset"]["inline"]["scenarios"][0]["steps"][0]
+    assert step["input"] == "42" and step["reference"]["toolCalls"] == [{"name": "get_weather", "args": {}}]
+    assert '"args": {}' in after
+
+
+def test_items_of_a_kind_list_are_not_fixed() -> None:
+    item = "\n".join("    " + line for line in (VALID + TRIGGER.replace("Forbid", "forbid")).splitlines())
+    text = "apiVersion: v1\nkind: List\nitems:\n  -\n" + item + "\n"
+    assert offered(text) == []
+    assert blocked(text) == [("schema/enum", "the object is an item of a kind: List")]
+
+
 # --- application ---------------------------------------------------------------------------------------------
 
 
@@ -244,26 +270,29 @@ def test_overlapping_fixes_leave_the_file_alone_with_a_message(monkeypatch: pyte
         "overlap: file left unchanged"]
 
 
-def test_a_fix_that_does_not_read_back_as_promised_is_not_applied(monkeypatch: pytest.MonkeyPatch) -> None:
+def _patch_first_edit(monkeypatch: pytest.MonkeyPatch, change: Callable[[Edit], Edit]) -> None:
+    """Make validation offer a fix whose edit is ``change``d: what a buggy placement would produce."""
     import dataclasses
 
     from kubectl_testbench.fix import apply
 
     real = apply.validate_text
-    text = VALID + TRIGGER.replace("Forbid", "forbid")
 
-    def lying(*args: object, **kwargs: object) -> apply.FileResult:
+    def patched(*args: object, **kwargs: object) -> apply.FileResult:
         result = real(*args, **kwargs)  # type: ignore[arg-type]
-        out = []
-        for d in result.diagnostics:
-            if d.fix and d.fix.edits:  # the edit writes "Replace" where the fix promises "Forbid"
-                d = dataclasses.replace(d, fix=dataclasses.replace(d.fix, edits=(dataclasses.replace(
-                    d.fix.edits[0], text="Replace"),)))
-            out.append(d)
-        result.diagnostics = out
+        result.diagnostics = [dataclasses.replace(d, fix=dataclasses.replace(d.fix, edits=(change(d.fix.edits[0]),)))
+                              if d.fix and d.fix.edits else d for d in result.diagnostics]
         return result
 
-    monkeypatch.setattr(apply, "validate_text", lying)
+    monkeypatch.setattr(apply, "validate_text", patched)
+
+
+def test_a_fix_that_does_not_read_back_as_promised_is_not_applied(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    text = VALID + TRIGGER.replace("Forbid", "forbid")
+    # the edit writes "Replace" where the fix promises "Forbid"
+    _patch_first_edit(monkeypatch, lambda e: dataclasses.replace(e, text="Replace"))
     outcome = fix_text(text, "t.yaml", FixOptions())
     assert outcome.after == text and outcome.applied == []
     assert "did not read back as promised" in str(outcome.notes[0])
@@ -272,23 +301,9 @@ def test_a_fix_that_does_not_read_back_as_promised_is_not_applied(monkeypatch: p
 def test_a_fix_that_would_swallow_a_comment_is_not_applied(monkeypatch: pytest.MonkeyPatch) -> None:
     import dataclasses
 
-    from kubectl_testbench.fix import apply
-
-    real = apply.validate_text
     text = VALID + TRIGGER.replace("Forbid", "forbid  # keep me")
-
-    def greedy(*args: object, **kwargs: object) -> apply.FileResult:
-        result = real(*args, **kwargs)  # type: ignore[arg-type]
-        out = []
-        for d in result.diagnostics:
-            if d.fix and d.fix.edits:  # same meaning, but the comment after the value goes too
-                e = d.fix.edits[0]
-                d = dataclasses.replace(d, fix=dataclasses.replace(d.fix, edits=(dataclasses.replace(
-                    e, end=e.end + len("  # keep me")),)))
-            out.append(d)
-        result.diagnostics = out
-        return result
-
-    monkeypatch.setattr(apply, "validate_text", greedy)
+    # same meaning, but the comment after the value goes too
+    _patch_first_edit(monkeypatch, lambda e: dataclasses.replace(e, end=e.end + len("  # keep me")))
     outcome = fix_text(text, "t.yaml", FixOptions())
     assert outcome.after == text and outcome.applied == []
+    assert "did not read back as promised" in str(outcome.notes[0])
