@@ -106,9 +106,3 @@ def failing(old_text: str, new_text: str, fixes: Sequence[Fix], limits: Limits) 
         if not ok:
             bad.add(i)
     return sorted(bad)
-
-
-def document_index(text: str, offset: int, limits: Limits) -> int:
-    """Which document of ``text`` the offset falls in."""
-    starts = [d.start for d in documents(text, limits)]
-    return max(0, bisect.bisect_right(starts, offset) - 1)
