@@ -191,6 +191,8 @@ def test_yaml_sexagesimal_in_a_string_field_is_quoted_but_not_in_free_form_field
     assert fixed(text) == VALID.replace(STEP, '            - input: "1:20"\n')
     free = VALID.replace(STEP, STEP + "              customValues:\n                at: 1:20\n")
     assert offered(free) == []
+    cron = VALID + "  schedule:\n    cron: 1:30\n"
+    assert ("yaml/sexagesimal", "spec.schedule.cron", '"1:30"') in offered(cron)
 
 
 def test_yaml_document_separator_moves_the_content_to_its_own_line() -> None:
