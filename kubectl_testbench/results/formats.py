@@ -199,16 +199,17 @@ def results_junit(summaries: Sequence[Summary], gate: GateResult, policy: GatePo
             name = sc.group.name if len(summaries) == 1 else f"{s.run.source}: {sc.group.name}"
             cases = []
             for c in checks:
-                body = f"input: {c.input}" + (f"\ndetails: {t.details(c.details)}" if c.details is not None else "")
+                body = f"input: {t.xml_text(c.input)}" + (
+                    f"\ndetails: {t.xml_text(t.details(c.details))}" if c.details is not None else "")
                 attrs = f"classname={t.xml_attr(name)} name={t.xml_attr(f'step {c.step_index + 1}: {c.metric}')}"
                 if c.status is Status.PASS:
                     cases.append(f'    <testcase {attrs} time="0"/>')
                 elif c.status is Status.FAIL:
                     cases.append(f'    <testcase {attrs} time="0"><failure message={t.xml_attr(verdict_line(c))} '
-                                 f'type="threshold">{t.xml_text(body)}</failure></testcase>')
+                                 f'type="threshold">{body}</failure></testcase>')
                 else:
                     cases.append(f'    <testcase {attrs} time="0"><error message={t.xml_attr(c.reason)} '
-                                 f'type="errored">{t.xml_text(body)}</error></testcase>')
+                                 f'type="errored">{body}</error></testcase>')
             tally = sc.group.tally
             total, failures, errors = total + tally.total, failures + tally.failed, errors + tally.errored
             suites.append(

@@ -47,7 +47,7 @@ def test_annotation_escapes_properties_and_data_and_is_relative_to_the_workspace
              rule="semantic/unknown-metric", severity=Severity.WARNING)
     line = annotations(github_report([d], root=str(tmp_path)))[0]
     assert line == ("::warning file=dir%2C a%3Ab/x%25y.yaml,line=3,col=5,title=semantic/unknown-metric::"
-                    'spec.x: 50%25 of "a,b"%0D%0Anext%0Ahint: fix: it')
+                    'spec.x: 50%25 of "a,b"\\r\\nnext%0Ahint: fix: it')  # user line breaks stay visible
 
 
 def test_stdin_and_positionless_findings_carry_no_invented_location() -> None:
