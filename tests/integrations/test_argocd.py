@@ -677,8 +677,53 @@ def test_dockerfile_installs_the_cli_runs_as_999_and_bakes_plugin_yaml() -> None
     text = (ROOT / "integrations" / "argocd" / "Dockerfile").read_text()
     instructions = [line.split(None, 1) for line in text.splitlines() if line and not line.startswith("#")
                     and not line.startswith(" ")]
-    assert instructions[0][0] == "FROM" and instructions[-2] == ["USER", "999"]
+    assert instructions[-2] == ["USER", "999"]
+    args = dict(line[1].split("=", 1) for line in instructions if line[0] == "ARG")
+    for image in args.values():  # every base image pinned by digest
+        assert re.fullmatch(r"[\w./-]+:[\w.-]+@sha256:[0-9a-f]{64}", image), image
+    assert [line[1] for line in instructions if line[0] == "FROM"] == ["${KUSTOMIZE_IMAGE} AS kustomize",
+                                                                      "${PYTHON_IMAGE}"]
+    assert "COPY --from=kustomize /app/kustomize /usr/local/bin/kustomize" in text  # argocd generate builds with it
+    assert "pip install --constraint /src/constraints.txt /src" in text and "kustomize version" in text
     assert "COPY integrations/argocd/plugin.yaml /home/argocd/cmp-server/config/plugin.yaml\n".rstrip() in text
-    assert "pip install /src" in text and "--uid 999" in text and "kubectl-testbench version" in text
-    for source in re.findall(r"^COPY (\S+)", text, flags=re.M):
+    assert "--uid 999" in text and "kubectl-testbench version" in text
+    for source in re.findall(r"^COPY (?!--from)(\S+)", text, flags=re.M):
         assert (ROOT / source).exists(), source
+
+
+def test_constraints_pin_every_runtime_dependency() -> None:
+    """The sidecar's lock: each distribution kubectl-testbench needs at run time has an exact pin."""
+    import importlib.metadata as md
+
+    from packaging.requirements import Requirement
+
+    pins = {}
+    for line in (ROOT / "integrations" / "argocd" / "constraints.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            pins[re.sub(r"[-_.]+", "-", name).lower()] = version
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    block = pyproject[pyproject.index("dependencies = [") : pyproject.index("]", pyproject.index("dependencies = ["))]
+    direct = [Requirement(r) for r in re.findall(r'^\s*"([^"]+)"', block, flags=re.M)]
+    assert direct
+    for req in direct:
+        key = re.sub(r"[-_.]+", "-", req.name).lower()
+        assert key in pins, f"{req.name} is missing from constraints.txt"
+        assert req.specifier.contains(pins[key]), f"{req.name}=={pins[key]} does not satisfy {req}"
+    missing = []
+    todo = [r.name for r in direct]
+    seen: set[str] = set()
+    while todo:  # the installed closure of the runtime dependencies
+        name = re.sub(r"[-_.]+", "-", todo.pop()).lower()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name not in pins:
+            missing.append(name)
+        try:
+            requires = md.distribution(name).requires or []
+        except md.PackageNotFoundError:
+            continue
+        todo += [Requirement(r).name for r in requires
+                 if not Requirement(r).marker or Requirement(r).marker.evaluate({"extra": ""})]  # type: ignore[union-attr]
+    assert missing == [], f"not pinned in integrations/argocd/constraints.txt: {missing}"
