@@ -55,3 +55,16 @@ def display_path(path: str) -> str:
     if safe and safe != "-" and (safe[0] in ":-" or safe[0].isspace()):
         return "./" + safe
     return safe
+
+
+def safe_log_line(line: str) -> str:
+    """One line of file content for a CI log (a diff line): escaped, and never read as a workflow command.
+
+    GitHub's runner strips leading whitespace before looking for ``::``, so a context line such as
+    ``"     ::error::x"`` would still be a command; its first colon is written as ``\\x3a`` instead.
+    """
+    safe = escape_controls(line)
+    stripped = safe.lstrip()
+    if stripped.startswith("::"):
+        return safe[: len(safe) - len(stripped)] + "\\x3a" + stripped[1:]
+    return safe

@@ -11,7 +11,7 @@ from kubectl_testbench.cli.common import EXIT_FINDINGS, fail
 from kubectl_testbench.cli.render_options import RenderArgs, render_into, render_options
 from kubectl_testbench.emit.directory import OutputDirError
 from kubectl_testbench.render.sinks import CheckSink, DirectorySink, Sink, StdoutSink
-from kubectl_testbench.safe_text import escape_controls
+from kubectl_testbench.safe_text import escape_controls, safe_log_line
 
 
 @click.command()
@@ -72,7 +72,7 @@ def _finish(sink: Sink, output_dir: str | None, regenerate: str) -> None:
         diff = sink.finish()
         if diff:
             # one diff line per output line: file content is user text (no forged CI commands, no escapes)
-            click.echo("".join(escape_controls(line) + "\n" for line in diff.split("\n")[:-1]), nl=False)
+            click.echo("".join(safe_log_line(line) + "\n" for line in diff.split("\n")[:-1]), nl=False)
             click.echo(f"error: {escape_controls(sink.shown)} is not up to date with its sources; regenerate it "
                        f"with: {escape_controls(regenerate)}", err=True)
             sys.exit(EXIT_FINDINGS)

@@ -29,8 +29,8 @@ def _run_header(s: Summary) -> list[str]:
              f"default threshold {default_threshold(s)}"]
     tally = s.overall.tally
     return [
-        f"Results: {run.source}",
-        " · ".join(facts),
+        f"Results: {t.one_line(run.source)}",
+        t.one_line(" · ".join(facts)),
         f"Checks: {tally.passed} passed, {tally.failed} failed, {tally.errored} errored of {tally.total} "
         f"({t.rate(tally.pass_rate)} pass) · steps: {s.steps.passed} of {s.steps.total} passed"
         f" · mean score {t.score(s.overall.mean_score)}",
@@ -73,7 +73,8 @@ def results_table(summaries: Sequence[Summary], gate: GateResult, policy: GatePo
             out += f"\nNOT PASSING ({len(failing)})\n"
             for c in failing:
                 tag = "FAIL " if c.status is Status.FAIL else "ERROR"
-                out += f"{tag} {c.label}: {verdict_line(c)}\n      input: {t.clip(c.input, INPUT_WIDTH)}\n"
+                out += (f"{tag} {t.one_line(c.label)}: {t.one_line(verdict_line(c))}\n"
+                        f"      input: {t.clip(c.input, INPUT_WIDTH)}\n")
                 if c.details is not None:
                     out += f"      details: {t.clip(t.details(c.details), DETAILS_WIDTH)}\n"
         blocks.append(out)

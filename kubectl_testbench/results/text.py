@@ -63,6 +63,11 @@ def details(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
+def one_line(text: str) -> str:
+    """User text (names, reasons, sources) for a text line: control characters and line breaks escaped."""
+    return escape_controls(text)
+
+
 def clip(text: str, width: int) -> str:
     """Collapse whitespace (inputs span lines) and cut to ``width`` characters with an ellipsis."""
     flat = escape_controls(" ".join(text.split()))

@@ -144,7 +144,7 @@ def github_annotation(d: Diagnostic, root: str | None = None) -> str:
     """One workflow command; ``file`` is relative to the repository so GitHub can attach it to the diff."""
     props = []
     if d.file and d.file != "-":
-        props.append(f"file={_gh_prop(_relative(d.file, root))}")
+        props.append(f"file={_gh_prop(escape_controls(_relative(d.file, root)))}")
         if d.line:
             props += [f"line={d.line}", f"col={max(d.col, 1)}"]
     props.append(f"title={_gh_prop(d.rule[:GITHUB_TITLE_MAX])}")
