@@ -661,6 +661,9 @@ def test_sidecar_component_patches_the_repo_server(tmp_path: Path) -> None:
     pod = deployment["spec"]["template"]["spec"]
     sidecar = next(c for c in pod["containers"] if c["name"] == "kubectl-testbench")
     assert sidecar["command"] == ["/var/run/argocd/argocd-cmp-server"]
+    env = {e["name"]: e["value"] for e in sidecar["env"]}
+    assert time_limit(env) == 60.0  # what Argo CD really allows with these settings and its defaults
+    assert env == {"ARGOCD_EXEC_TIMEOUT": "90s", "KUBECTL_TESTBENCH_RPC_TIMEOUT": "60"}
     assert sidecar["securityContext"]["runAsUser"] == 999 and sidecar["securityContext"]["runAsNonRoot"] is True
     mounts = {m["mountPath"]: m for m in sidecar["volumeMounts"]}
     assert mounts["/home/argocd/cmp-server/config/plugin.yaml"]["subPath"] == "plugin.yaml"
