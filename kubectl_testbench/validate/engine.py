@@ -19,6 +19,7 @@ from kubectl_testbench.load.positions import Path, PosDict, field_path, locate, 
 from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
+from kubectl_testbench.sniff import file_mentions_group, looks_templated
 from kubectl_testbench.validate import rules as rule_table
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
@@ -40,6 +41,9 @@ class Options:
     """Return the validated Experiments (plain data) so that render can compile them."""
     keep_manifests: bool = False
     """Also return objects render wrote earlier (``apply``/``diff``/``prune`` take rendered directories)."""
+    only_testbench_files: bool = False
+    """For hooks that see every YAML file: skip files that do not mention our API group without reading
+    them as YAML, and report Go/Helm templates of ours as an ``input/template`` notice, not a YAML error."""
 
 
 @dataclass(slots=True)
@@ -75,12 +79,22 @@ def validate_source(source: Source, options: Options = Options()) -> FileResult:
     """Validate every document of one input."""
     try:
         data = read_bytes(source, options.limits)
+        if options.only_testbench_files and looks_templated(data):
+            return _template_notice(source.path)
         text = decode(data)
     except SourceError as err:
         return _unreadable(source.path, err.rule, err.message)
     except DecodeError as err:
         return _unreadable(source.path, err.rule, err.message, err.mark)
     return validate_text(text, source.path, options, scanned=source.scanned)
+
+
+def _template_notice(path: str) -> FileResult:
+    result = FileResult(path)
+    result.counts.files = 1
+    _add(result, "input/template", path, (0, 0), (), "a Go/Helm template, not YAML: skipped",
+         "validate what it renders: helm template . | kubectl testbench validate -")
+    return result
 
 
 def validate_text(text: str, path: str, options: Options = Options(), scanned: bool = False) -> FileResult:
@@ -341,13 +355,17 @@ def _object_ref(doc: dict[str, Any]) -> str:
 PARALLEL_MIN_FILES = 200
 
 
-def iter_sources(paths: Iterable[str]) -> Iterator[Source | SourceError]:
-    return expand(tuple(paths))
+def iter_sources(paths: Iterable[str], only_testbench_files: bool = False) -> Iterator[Source | SourceError]:
+    """The inputs; with ``only_testbench_files``, files that never mention our API group are left out unread."""
+    items = expand(tuple(paths))
+    if not only_testbench_files:
+        return items
+    return (i for i in items if not isinstance(i, Source) or i.path == "-" or file_mentions_group(i.path))
 
 
 def validate_paths(paths: Iterable[str], options: Options = Options(), jobs: int | None = None) -> Iterator[FileResult]:
     """Results per input in input order; a process pool does the work when there are many files."""
-    items = list(iter_sources(paths))
+    items = list(iter_sources(paths, options.only_testbench_files))
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     sources = [s for s in items if isinstance(s, Source)]
     parallel = workers > 1 and len(sources) >= PARALLEL_MIN_FILES and all(s.path != "-" for s in sources)

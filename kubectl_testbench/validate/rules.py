@@ -28,6 +28,7 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("input/binary", E, "The file contains NUL bytes: it is not YAML or JSON."),
     ("input/encoding", E, "The file is not valid UTF-8 (or UTF-16/32 with a byte-order mark)."),
     ("input/empty", E, "A file named on the command line holds no YAML document."),
+    ("input/template", N, "A Go/Helm template of an Experiment (--only-testbench-files): skipped, not YAML."),
     # yaml: reading the text
     ("yaml/syntax", E, "The document is not valid YAML."),
     ("yaml/document-separator", E, "A '---' line carries content after the marker, which kubectl rejects."),
