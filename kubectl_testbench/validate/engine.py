@@ -14,6 +14,7 @@ from typing import Any
 
 from kubectl_testbench.load.builder import Remark, build
 from kubectl_testbench.load.decode import DecodeError, decode
+from kubectl_testbench.load.jsonread import looks_like_json
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Path, PosDict, field_path, locate, plain
 from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
@@ -75,12 +76,18 @@ def validate_source(source: Source, options: Options = Options()) -> FileResult:
     """Validate every document of one input."""
     try:
         data = read_bytes(source, options.limits)
-        text = decode(data)
     except SourceError as err:
         return _unreadable(source.path, err.rule, err.message)
+    return validate_bytes(data, source.path, options, scanned=source.scanned)
+
+
+def validate_bytes(data: bytes, path: str, options: Options = Options(), scanned: bool = False) -> FileResult:
+    """Validate the raw content of ``path``: decode it as kubectl would, then every document."""
+    try:
+        text = decode(data)
     except DecodeError as err:
-        return _unreadable(source.path, err.rule, err.message, err.mark)
-    return validate_text(text, source.path, options, scanned=source.scanned)
+        return _unreadable(path, err.rule, err.message, err.mark)
+    return validate_text(text, path, options, scanned=scanned)
 
 
 def validate_text(text: str, path: str, options: Options = Options(), scanned: bool = False) -> FileResult:
@@ -88,7 +95,9 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
     result = FileResult(path)
     result.counts.files = 1
     documents = 0
-    for index, chunk in enumerate(split_documents(text)):
+    if looks_like_json(text):
+        documents = _json_stream(text, path, options, result)
+    for index, chunk in enumerate(() if documents else split_documents(text)):
         if chunk.bad_separator:
             _add(result, "yaml/document-separator", path, (chunk.start_line + 1, 4), (),
                  "invalid document separator: only a comment may follow '---' on its line",
@@ -99,6 +108,10 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
             err = built.error
             _add(result, err.rule, path, err.mark, (), err.message, _syntax_hint(chunk.text, err, chunk.start_line))
             continue
+        if built.ignored is not None:
+            _add(result, "yaml/after-document-end", path, built.ignored, (),
+                 "kubectl ignores everything after '...' up to the next '---' line: this content is dropped",
+                 "start the next document with a '---' line")
         if built.empty:
             continue
         documents += 1
@@ -111,6 +124,23 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
     result.counts.errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
     result.counts.warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
     return result
+
+
+def _json_stream(text: str, path: str, options: Options, result: FileResult) -> int:
+    """A JSON stream (kubectl reads it with a JSON decoder): every value is a document. Returns their count
+    (at least 1, so the YAML reader is not tried as well)."""
+    from kubectl_testbench.load.jsonread import read_stream
+
+    documents = 0
+    for index, doc in enumerate(read_stream(text, options.limits)):
+        documents += 1
+        if doc.error is not None:
+            _add(result, doc.error.rule, path, doc.error.mark, (), doc.error.message)
+            break
+        if doc.data is None:
+            continue
+        _document(doc.data, doc.remarks, path, index, doc.start_line, result, options)
+    return max(documents, 1)
 
 
 def _syntax_hint(text: str, err: Remark, start_line: int) -> str:
@@ -152,31 +182,61 @@ def _add(result: FileResult, rule: str, path: str, mark: tuple[int, int], fpath:
 
 def _document(data: Any, remarks: list[Remark], path: str, index: int, start_line: int, result: FileResult,
               options: Options) -> None:
-    if not isinstance(data, dict):
-        result.counts.skipped += 1
-        return
+    from kubectl_testbench.validate.objects import Problem, objects
+
+    here = (start_line + 1, 1)
+    for found in objects(data, remarks):
+        if isinstance(found, Problem):
+            _add(result, found.rule, path, locate(data, found.at, key=True) or here, found.at, found.message,
+                 found.hint)
+            result.counts.invalid += 1
+            continue
+        _object(found.data, found.remarks, path, index, start_line, result, options)
+    if isinstance(data, dict) and "items" in data:
+        for remark in remarks:  # findings in the list itself, outside its items
+            if not (len(remark.path) >= 2 and remark.path[0] == "items" and isinstance(remark.path[1], int)):
+                _add(result, remark.rule, path, remark.mark, remark.path, remark.message, _remark_hint(remark))
+
+
+def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, start_line: int,
+            result: FileResult, options: Options) -> None:
+    from kubectl_testbench.validate.objects import group_of, near_miss_group
+
     api_version, kind = data.get("apiVersion"), data.get("kind")
-    if kind == "List" and api_version == "v1" and isinstance(data.get("items"), list):
-        for item in data["items"]:
-            _document(item, [], path, index, start_line, result, options)
-        return
-    group = api_version.split("/", 1)[0] if isinstance(api_version, str) else ""
+    group = group_of(api_version)
+    where = locate(data, ("kind",)) or _start(data, start_line)
     if kind == "RenderDefaults" and group == GROUP:
         from kubectl_testbench.render.defaults_file import check_defaults_document
 
         result.diagnostics.extend(check_defaults_document(data, path))
         result.counts.skipped += 1
         return
+    if not isinstance(kind, str) or not kind:
+        if not api_version and not kind:
+            result.counts.skipped += 1  # a mapping that is no Kubernetes object at all (a CI config...)
+            return
+        _add(result, "kind/missing", path, locate(data, ("apiVersion",), key=True) or _start(data, start_line),
+             ("kind",), "the object has no kind: kubectl rejects it (Object 'Kind' is missing)",
+             f"add kind: {KIND}" if group == GROUP else "add the object's kind")
+        result.counts.invalid += 1
+        return
     if kind == KIND and not group:
-        _add(result, "kind/api-version", path, locate(data, ("kind",)) or (start_line + 1, 1), ("apiVersion",),
-             "Experiment without apiVersion: kubectl rejects it", f"add apiVersion: {API_VERSION}",
-             obj=_object_ref(data))
+        _add(result, "kind/api-version", path, where, ("apiVersion",),
+             "Experiment without an API group: kubectl rejects it (no matches for kind)",
+             f"use apiVersion: {API_VERSION}", obj=_object_ref(data))
+        result.counts.experiments += 1
+        result.counts.invalid += 1
+        return
+    if kind == KIND and near_miss_group(group):
+        _add(result, "kind/group", path, locate(data, ("apiVersion",)) or where, ("apiVersion",),
+             f'no API group "{group}" serves Experiments: kubectl rejects it (no matches for kind)',
+             f'did you mean "{GROUP}"? use apiVersion: {API_VERSION}', obj=_object_ref(data))
         result.counts.experiments += 1
         result.counts.invalid += 1
         return
     if kind != KIND or group != GROUP:
         if group == GROUP:
-            _add(result, "kind/api-version", path, locate(data, ("kind",)) or (start_line + 1, 1), ("kind",),
+            _add(result, "kind/api-version", path, where, ("kind",),
                  f'no kind "{kind}" in {api_version}', f'the kind is "{KIND}"')
             result.counts.experiments += 1
             result.counts.invalid += 1
@@ -201,6 +261,11 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
         result.counts.valid += 1
         if options.keep_experiments:
             result.experiments.append(ExperimentDoc(path, index, _line(data, start_line), plain(data)))
+
+
+def _start(data: Any, start_line: int) -> tuple[int, int]:
+    mark = getattr(data, "mark", None)
+    return mark if mark and mark[0] else (start_line + 1, 1)
 
 
 def _keep_manifest(data: dict[str, Any], path: str, index: int, start_line: int, result: FileResult) -> None:
@@ -236,14 +301,18 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     def add(rule: str, fpath: Path, message: str, hint: str = "", key: bool = False) -> None:
         out.append(_diag(rule, doc, fpath, file, message, hint, key, obj))
 
+    validator = experiment_validator()
+    schema_errors: list[SchemaError] = []
     if "status" in doc:
         add("semantic/status-ignored", ("status",), "status is discarded by the API server on create; "
             "the operator or the cluster sets it", "remove the status section from the file", key=True)
+        schema_errors.extend(validator.unknown_fields("status", doc["status"]))  # strict decoding comes first
         del doc["status"]
 
-    schema_errors: list[SchemaError] = list(check_metadata(doc.get("metadata")))
-    errors, targets = experiment_validator().validate(doc)
-    schema_errors.extend(errors)
+    schema_errors.extend(check_metadata(doc.get("metadata")))
+    errors, targets = validator.validate(doc)
+    non_finite = {r.path for r in remarks if r.rule == "yaml/non-finite"}
+    schema_errors.extend(e for e in errors if e.path not in non_finite)  # .inf is reported once, as non-finite
     type_errors = {e.path: e for e in schema_errors if e.rule in ("schema/type", "metadata/type")}
     for remark in remarks:
         merged = type_errors.get(remark.path)

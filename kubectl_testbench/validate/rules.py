@@ -45,9 +45,12 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("yaml/sexagesimal", W, "1:20-style values are strings for Kubernetes but numbers for YAML 1.1 tools."),
     ("yaml/legacy-octal", W, "0755-style values are octal for Kubernetes (YAML 1.1) but decimal for YAML 1.2."),
     ("yaml/non-finite", E, ".inf and .nan cannot be represented in JSON; Kubernetes rejects them."),
+    ("yaml/after-document-end", W, "Content after '...' without a '---' line: kubectl silently drops it."),
     ("yaml/not-an-object", E, "The document is a scalar or a list, not a Kubernetes object."),
     # kind
     ("kind/api-version", E, "An Experiment with an apiVersion this CRD does not serve."),
+    ("kind/group", E, "An apiVersion whose group is one slip away from testbench.agentic-layer.ai (did you mean?)."),
+    ("kind/missing", E, "An object with apiVersion but no kind: kubectl rejects it."),
     # schema: the CRD's OpenAPI schema, as the API server applies it
     ("schema/required", E, "A required field is missing."),
     ("schema/unknown-field", E, "A field the schema does not know (strict field validation)."),
@@ -75,6 +78,13 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("metadata/annotations", E, "An annotation key is invalid or the annotations are too large."),
     ("metadata/unknown-field", E, "metadata holds a field ObjectMeta does not have."),
     ("metadata/type", E, "A metadata field has the wrong type."),
+    ("metadata/timestamp", E, "A metadata timestamp is not an RFC 3339 date-time; the server cannot decode it."),
+    ("metadata/owner-references", E, "An owner reference lacks apiVersion, kind, name or uid, or several are "
+     "controllers."),
+    ("metadata/finalizers", E, "A finalizer is not a qualified name, or orphan and foregroundDeletion are both set."),
+    ("metadata/managed-fields", E, "A managedFields entry has an invalid operation, fieldsType, manager or "
+     "subresource."),
+    ("metadata/resource-version", E, "metadata.resourceVersion is set: the server refuses to create the object."),
     # cel: x-kubernetes-validations read from the generated CRD
     # krm: the KRM function's own results
     ("krm/config", E, "The KRM function's functionConfig is not valid."),
