@@ -306,7 +306,8 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     if "status" in doc:
         add("semantic/status-ignored", ("status",), "status is discarded by the API server on create; "
             "the operator or the cluster sets it", "remove the status section from the file", key=True)
-        schema_errors.extend(validator.unknown_fields("status", doc["status"]))  # strict decoding comes first
+        for err in validator.unknown_fields("status", doc["status"]):  # strict decoding sees status first
+            add(err.rule, err.path, err.message, err.hint, err.key)
         del doc["status"]
 
     schema_errors.extend(check_metadata(doc.get("metadata")))
