@@ -61,7 +61,8 @@ CASES = [
     Case(7, "merge-after-explicit-key", HEAD + "metadata:\n  name: exp\nspec:\n  agentRef:\n    name: agent\n"
          "    <<: {name: other, namespace: ns}\n  dataset:\n    url: https://x.example.com/e.json\n", True),
     Case(7, "binary-tag-decodes", HEAD + "metadata:\n  name: exp\n  namespace: !!binary dGVhbS1h\n" + SPEC, False),
-    Case(7, "dot-underscore-stays-a-string", OK.replace("name: agent", "name: agent\n    namespace: ._5"), False),
+    Case(7, "dot-underscore-stays-a-string", HEAD + "metadata:\n  name: exp\n  annotations:\n    note: ._5\n" + SPEC,
+         False),
     Case(7, "content-after-document-end", OK + "...\n" + OK.replace("name: exp", "name: Dropped_Name"), False),
     Case(8, "scalar-document", "just some text\n", True),
     Case(8, "list-document", "- " + OK.replace("\n", "\n  ").rstrip() + "\n", True),
@@ -72,5 +73,5 @@ CASES = [
     Case(10, "spec-null", HEAD + "metadata:\n  name: exp\nspec: null\n", False),
     Case(10, "infinite-threshold", HEAD + "metadata:\n  name: exp\nspec:\n  agentRef:\n    name: agent\n  dataset:\n"
          "    inline:\n      defaultThreshold: .inf\n      scenarios:\n      - name: s\n        steps:\n"
-         "        - input: hi\n", True),
+         "        - input: hi\n          metrics:\n          - metricName: AnswerRelevancy\n", True),
 ]
