@@ -329,7 +329,7 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
             add("cel/not-evaluated", (), "some validation rules were not checked because the object was invalid; "
                 "correct the existing errors to complete validation")
     else:
-        _run_cel(targets, add)
+        run_cel(targets, add)
 
     _run_semantic(doc, schema_errors, add)
     out.sort(key=Diagnostic.sort_key)
@@ -342,24 +342,66 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     return out
 
 
-def _run_cel(targets: list[Any], add: Any) -> None:
+def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None) -> None:
+    """Every rule on its node, with one cost budget for the object, as the API server runs them.
+
+    ``refused``: rules the API server would refuse at CRD creation (default: those of our CRD).
+    """
     if not targets:
         return
     from kubectl_testbench.model.cel_rules import BY_RULE_TEXT
     from kubectl_testbench.validate.cel import evaluate_rule
+    from kubectl_testbench.validate.cel_cost import Meter
+    from kubectl_testbench.validate.crdschema import refused_rules
 
+    if refused is None:
+        refused = refused_rules()
+    meter = Meter()
     for target in targets:
-        for spec in target.schema.get("x-kubernetes-validations", ()):
-            outcome = evaluate_rule(spec, target.value, target.schema)
+        for index, spec in enumerate(target.schema.get("x-kubernetes-validations", ())):
+            at = tuple(target.path)
+            finding = refused.get((_schema_path(at), index))
+            if finding is not None:
+                add("cel/cost", at, f"the API server refuses this CRD: {finding.path}: {finding.message}",
+                    "the rule was not evaluated; bound the lists and strings it iterates over")
+                continue
+            outcome = evaluate_rule(spec, target.value, target.schema, meter)
             if outcome.passed:
+                if outcome.stopped:
+                    add("cel/not-evaluated", at, f"rule {spec['rule']!r} {outcome.message}")
                 continue
             known = BY_RULE_TEXT.get(spec["rule"])
             rule_id = known.id if known else "cel/rule"
-            at = (*target.path, *outcome.field_path)
-            if outcome.error:
-                add("cel/error", at, f"Internal error: evaluating rule {spec['rule']!r}: {outcome.error}")
+            where = (*at, *outcome.field_path)
+            if outcome.stopped:
+                add("cel/cost", at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}')
+                if outcome.stopped in ("call", "budget"):
+                    return  # "no further validation rules will be run"
+            elif outcome.error:
+                add("cel/error", at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}')
             else:
-                add(rule_id, at, f'Invalid value: "object": {outcome.message}', _cel_hint(rule_id, target.value))
+                add(rule_id, where, _reason_message(outcome.reason, _cel_type(target.schema), outcome.message),
+                    _cel_hint(rule_id, target.value))
+
+
+def _schema_path(path: tuple[Any, ...]) -> tuple[str, ...]:
+    """A document path as the schema sees it: list indices dropped (every item has the same rules)."""
+    return tuple(seg for seg in path if isinstance(seg, str))
+
+
+def _cel_type(schema: dict[str, Any]) -> str:
+    return str(schema.get("type", "object"))
+
+
+def _reason_message(reason: str, value: str, message: str) -> str:
+    """fieldErrorForReason: the kind of field error a rule's ``reason`` asks for, worded as the server does."""
+    if reason == "FieldValueRequired":
+        return f"Required value: {message}"
+    if reason == "FieldValueForbidden":
+        return f"Forbidden: {message}"
+    if reason == "FieldValueDuplicate":
+        return f'Duplicate value: "{value}"'
+    return f'Invalid value: "{value}": {message}'
 
 
 def _cel_hint(rule_id: str, value: Any) -> str:

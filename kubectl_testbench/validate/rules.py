@@ -98,7 +98,10 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("cel/dataset-exactly-one", E, "spec.dataset must set exactly one of s3, url or inline."),
     ("cel/rule", E, "A CEL validation rule of the CRD failed."),
     ("cel/error", E, "A CEL validation rule could not be evaluated on this value."),
-    ("cel/not-evaluated", N, "CEL rules were not checked because the object has blocking schema errors."),
+    ("cel/not-evaluated", N, "CEL rules were not checked: the object has blocking schema errors, or a rule needs "
+     "more cost units on this document than are evaluated offline."),
+    ("cel/cost", E, "A CEL rule exceeds the API server's cost budget: refused at CRD creation, or stopped at "
+     "evaluation."),
     # semantic: what the API server cannot check but the run depends on
     ("semantic/spec-missing", E, "The Experiment has no spec: the API server accepts it, but there is nothing to run."),
     ("semantic/cron", E, "The cron expression does not parse (5 fields: minute hour day-of-month month day-of-week)."),
