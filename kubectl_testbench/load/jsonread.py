@@ -6,7 +6,10 @@ encoding/json, k8s.io/apimachinery's NewYAMLOrJSONDecoder), not as YAML: surroga
 them, and several objects may follow each other with or without newlines. Duplicate fields are kept (the
 last wins) and reported, as the API server's strict decoding reports them.
 
-One compiled regular expression finds the tokens; values are built with an explicit stack (no recursion,
+Reading is two-speed, as DESIGN.md section 9 asks: ``read_fast`` decodes with the C JSON decoder and
+gives plain values without positions; the validator uses it first and re-reads with ``read_stream``
+(positions for every node) only when there is something to report. In ``read_stream`` one compiled
+regular expression finds the tokens; values are built with an explicit stack (no recursion,
 so hostile nesting stops at the depth limit), strings without escapes are sliced, others go through the C
 JSON decoder, and positions come from a bisect over the line starts.
 """
@@ -73,6 +76,80 @@ def read_stream(text: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[JsonDocu
             return
         yield doc
         pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+
+
+class _Slow(Exception):
+    """Something only the positional reader handles (or reports) exactly."""
+
+
+_LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])|"
+                                    r"(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F]")
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise _Slow("duplicate field")
+    return value
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise _Slow("out of range")
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise _Slow(f"{text} is not JSON")
+
+
+_FAST = json.JSONDecoder(object_pairs_hook=_pairs, parse_float=_finite, parse_constant=_constant)
+
+
+def read_fast(text: str, limits: Limits = DEFAULT_LIMITS) -> list[tuple[Any, int]] | None:
+    """The stream's values and their first lines (0-based), decoded in C without positions; None when
+    the positional reader is needed: a syntax error, a duplicate field, a surrogate escape (Go replaces
+    unpaired ones), a number out of range, or more nodes than the limit."""
+    if text.count(",") + text.count(":") > limits.max_nodes:
+        return None
+    if "\\u" in text and _LONE_SURROGATE_ESCAPE.search(text):
+        return None
+    out: list[tuple[Any, int]] = []
+    pos = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
+    line = text.count("\n", 0, pos)
+    try:
+        while pos < len(text):
+            value, end = _FAST.raw_decode(text, pos)
+            if not _within(value, limits):
+                return None
+            out.append((value, line))
+            next_pos = _SPACE.match(text, end).end()  # type: ignore[union-attr]
+            line += text.count("\n", pos, next_pos)
+            pos = next_pos
+    except (_Slow, ValueError, RecursionError):
+        return None
+    return out
+
+
+def _within(value: Any, limits: Limits) -> bool:
+    """The depth and node limits, checked on the decoded value (the positional reader reports them)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    nodes = 0
+    while stack:
+        item, depth = stack.pop()
+        nodes += 1
+        if type(item) is dict:
+            if depth > limits.max_depth:
+                return False
+            stack.extend((v, depth + 1) for v in item.values() if type(v) in (dict, list))
+            nodes += len(item)
+        elif type(item) is list:
+            if depth > limits.max_depth:
+                return False
+            stack.extend((v, depth + 1) for v in item if type(v) in (dict, list))
+            nodes += len(item)
+    return nodes <= limits.max_nodes
 
 
 def _string(token: str) -> str:

@@ -128,9 +128,22 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
 
 def _json_stream(text: str, path: str, options: Options, result: FileResult) -> int:
     """A JSON stream (kubectl reads it with a JSON decoder): every value is a document. Returns their count
-    (at least 1, so the YAML reader is not tried as well)."""
-    from kubectl_testbench.load.jsonread import read_stream
+    (at least 1, so the YAML reader is not tried as well).
 
+    The C decoder reads first; only when it cannot (or the documents have findings to place) is the file
+    read again with every node's position.
+    """
+    from kubectl_testbench.load.jsonread import read_fast, read_stream
+
+    fast = read_fast(text, options.limits)
+    if fast is not None:
+        trial = FileResult(path)
+        for index, (data, start_line) in enumerate(fast):
+            if data is not None:
+                _document(data, [], path, index, start_line, trial, options)
+        if not trial.diagnostics:
+            _merge(result, trial)
+            return max(len(fast), 1)
     documents = 0
     for index, doc in enumerate(read_stream(text, options.limits)):
         documents += 1
@@ -141,6 +154,13 @@ def _json_stream(text: str, path: str, options: Options, result: FileResult) -> 
             continue
         _document(doc.data, doc.remarks, path, index, doc.start_line, result, options)
     return max(documents, 1)
+
+
+def _merge(result: FileResult, trial: FileResult) -> None:
+    result.counts.add(trial.counts)
+    result.experiments.extend(trial.experiments)
+    result.checked.extend(trial.checked)
+    result.manifests.extend(trial.manifests)
 
 
 def _syntax_hint(text: str, err: Remark, start_line: int) -> str:
