@@ -20,6 +20,7 @@ from celpy import celtypes as ct
 from celpy.evaluation import CELEvalError
 
 from kubectl_testbench import k8snames
+from kubectl_testbench.k8snames import mask_trailing_dash
 
 _INT64 = 2**63
 
@@ -91,12 +92,18 @@ def or_(opt: Any, other: Any) -> Any:
     return opt if opt.present else other
 
 
+def _unwrap(target: Any) -> tuple[bool, Any]:
+    """An optional receiver's value; (False, None) for optional.none(), which every selection propagates."""
+    if isinstance(target, Optional):
+        return target.present, target.value
+    return True, target
+
+
 def opt_select(target: Any, field: Any) -> Any:
     """``target.?field``: the field when present, optional.none() otherwise; chains through optionals."""
-    if isinstance(target, Optional):
-        if not target.present:
-            return NONE
-        target = target.value
+    present, target = _unwrap(target)
+    if not present:
+        return NONE
     if isinstance(target, dict):
         key = ct.StringType(field)
         return Optional(target[key], True) if key in target else NONE
@@ -105,10 +112,9 @@ def opt_select(target: Any, field: Any) -> Any:
 
 def opt_index(target: Any, key: Any) -> Any:
     """``target[?key]``: the element when present, optional.none() otherwise."""
-    if isinstance(target, Optional):
-        if not target.present:
-            return NONE
-        target = target.value
+    present, target = _unwrap(target)
+    if not present:
+        return NONE
     if isinstance(target, list):
         return Optional(target[int(key)], True) if isinstance(key, int) and 0 <= key < len(target) else NONE
     if isinstance(target, dict):
@@ -503,10 +509,6 @@ class Format:
         return hash(self.name)
 
 
-def _prefix(name: str) -> str:
-    return name[:-1] + "a" if len(name) > 1 and name.endswith("-") else name
-
-
 def _dns1035(value: str) -> str | None:
     if len(value) > 63:
         return "must be no more than 63 characters"
@@ -526,9 +528,9 @@ FORMATS: dict[str, Any] = {
     "dns1123Subdomain": k8snames.dns1123_subdomain_error,
     "dns1035Label": _dns1035,
     "qualifiedName": k8snames.qualified_name_error,
-    "dns1123LabelPrefix": lambda s: k8snames.dns1123_label_error(_prefix(s)),
-    "dns1123SubdomainPrefix": lambda s: k8snames.dns1123_subdomain_error(_prefix(s)),
-    "dns1035LabelPrefix": lambda s: _dns1035(_prefix(s)),
+    "dns1123LabelPrefix": lambda s: k8snames.dns1123_label_error(mask_trailing_dash(s)),
+    "dns1123SubdomainPrefix": lambda s: k8snames.dns1123_subdomain_error(mask_trailing_dash(s)),
+    "dns1035LabelPrefix": lambda s: _dns1035(mask_trailing_dash(s)),
     "labelValue": k8snames.label_value_error,
     "uri": lambda s: None if isinstance(parse_request_uri(s), URL) else str(parse_request_uri(s)),
     "uuid": _strfmt(r"(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",

@@ -19,6 +19,7 @@ from kubectl_testbench.k8snames import (
     dns1123_label_error,
     dns1123_subdomain_error,
     label_value_error,
+    mask_trailing_dash,
     qualified_name_error,
 )
 from kubectl_testbench.load.positions import MapKey, Path
@@ -182,7 +183,7 @@ def _check_names(meta: dict[str, Any]) -> Iterator[SchemaError]:
     name = meta.get("name")
     generate = meta.get("generateName")
     if isinstance(generate, str) and generate:
-        err = dns1123_subdomain_error(_mask_trailing_dash(generate))
+        err = dns1123_subdomain_error(mask_trailing_dash(generate))
         if err:
             yield SchemaError((*META, "generateName"), "metadata/name", f"Invalid value: {show(generate)}: {err}")
     if name is None or name == "":
@@ -198,11 +199,6 @@ def _check_names(meta: dict[str, Any]) -> Iterator[SchemaError]:
         err = dns1123_label_error(namespace)
         if err:
             yield SchemaError((*META, "namespace"), "metadata/namespace", f"Invalid value: {show(namespace)}: {err}")
-
-
-def _mask_trailing_dash(name: str) -> str:
-    """generateName is validated as a name prefix: a trailing dash is allowed (NameIsDNSSubdomain(n, true))."""
-    return name[:-2] + "a" if len(name) > 1 and name.endswith("-") else name
 
 
 def _check_labels(labels: Any) -> Iterator[SchemaError]:
