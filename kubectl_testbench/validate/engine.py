@@ -14,6 +14,7 @@ from typing import Any
 
 from kubectl_testbench.load.builder import Remark, build
 from kubectl_testbench.load.decode import DecodeError, decode
+from kubectl_testbench.load.jsonread import looks_like_json
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Path, PosDict, field_path, locate, plain
 from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
@@ -79,14 +80,20 @@ def validate_source(source: Source, options: Options = Options()) -> FileResult:
     """Validate every document of one input."""
     try:
         data = read_bytes(source, options.limits)
-        if options.only_testbench_files and looks_templated(data):
-            return _template_notice(source.path)
-        text = decode(data)
     except SourceError as err:
         return _unreadable(source.path, err.rule, err.message)
+    if options.only_testbench_files and looks_templated(data):
+        return _template_notice(source.path)
+    return validate_bytes(data, source.path, options, scanned=source.scanned)
+
+
+def validate_bytes(data: bytes, path: str, options: Options = Options(), scanned: bool = False) -> FileResult:
+    """Validate the raw content of ``path``: decode it as kubectl would, then every document."""
+    try:
+        text = decode(data)
     except DecodeError as err:
-        return _unreadable(source.path, err.rule, err.message, err.mark)
-    return validate_text(text, source.path, options, scanned=source.scanned)
+        return _unreadable(path, err.rule, err.message, err.mark)
+    return validate_text(text, path, options, scanned=scanned)
 
 
 def _template_notice(path: str) -> FileResult:
@@ -102,7 +109,9 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
     result = FileResult(path)
     result.counts.files = 1
     documents = 0
-    for index, chunk in enumerate(split_documents(text)):
+    if looks_like_json(text):
+        documents = _json_stream(text, path, options, result)
+    for index, chunk in enumerate(() if documents else split_documents(text)):
         if chunk.bad_separator:
             _add(result, "yaml/document-separator", path, (chunk.start_line + 1, 4), (),
                  "invalid document separator: only a comment may follow '---' on its line",
@@ -113,6 +122,10 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
             err = built.error
             _add(result, err.rule, path, err.mark, (), err.message, _syntax_hint(chunk.text, err, chunk.start_line))
             continue
+        if built.ignored is not None:
+            _add(result, "yaml/after-document-end", path, built.ignored, (),
+                 "kubectl ignores everything after '...' up to the next '---' line: this content is dropped",
+                 "start the next document with a '---' line")
         if built.empty:
             continue
         documents += 1
@@ -125,6 +138,43 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
     result.counts.errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
     result.counts.warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
     return result
+
+
+def _json_stream(text: str, path: str, options: Options, result: FileResult) -> int:
+    """A JSON stream (kubectl reads it with a JSON decoder): every value is a document. Returns their count
+    (at least 1, so the YAML reader is not tried as well).
+
+    The C decoder reads first; only when it cannot (or the documents have findings to place) is the file
+    read again with every node's position.
+    """
+    from kubectl_testbench.load.jsonread import read_fast, read_stream
+
+    fast = read_fast(text, options.limits)
+    if fast is not None:
+        trial = FileResult(path)
+        for index, (data, start_line) in enumerate(fast):
+            if data is not None:
+                _document(data, [], path, index, start_line, trial, options)
+        if not trial.diagnostics:
+            _merge(result, trial)
+            return max(len(fast), 1)
+    documents = 0
+    for index, doc in enumerate(read_stream(text, options.limits)):
+        documents += 1
+        if doc.error is not None:
+            _add(result, doc.error.rule, path, doc.error.mark, (), doc.error.message)
+            break
+        if doc.data is None:
+            continue
+        _document(doc.data, doc.remarks, path, index, doc.start_line, result, options)
+    return max(documents, 1)
+
+
+def _merge(result: FileResult, trial: FileResult) -> None:
+    result.counts.add(trial.counts)
+    result.experiments.extend(trial.experiments)
+    result.checked.extend(trial.checked)
+    result.manifests.extend(trial.manifests)
 
 
 def _syntax_hint(text: str, err: Remark, start_line: int) -> str:
@@ -166,31 +216,61 @@ def _add(result: FileResult, rule: str, path: str, mark: tuple[int, int], fpath:
 
 def _document(data: Any, remarks: list[Remark], path: str, index: int, start_line: int, result: FileResult,
               options: Options) -> None:
-    if not isinstance(data, dict):
-        result.counts.skipped += 1
-        return
+    from kubectl_testbench.validate.objects import Problem, objects
+
+    here = (start_line + 1, 1)
+    for found in objects(data, remarks):
+        if isinstance(found, Problem):
+            _add(result, found.rule, path, locate(data, found.at, key=True) or here, found.at, found.message,
+                 found.hint)
+            result.counts.invalid += 1
+            continue
+        _object(found.data, found.remarks, path, index, start_line, result, options)
+    if isinstance(data, dict) and "items" in data:
+        for remark in remarks:  # findings in the list itself, outside its items
+            if not (len(remark.path) >= 2 and remark.path[0] == "items" and isinstance(remark.path[1], int)):
+                _add(result, remark.rule, path, remark.mark, remark.path, remark.message, _remark_hint(remark))
+
+
+def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, start_line: int,
+            result: FileResult, options: Options) -> None:
+    from kubectl_testbench.validate.objects import group_of, near_miss_group
+
     api_version, kind = data.get("apiVersion"), data.get("kind")
-    if kind == "List" and api_version == "v1" and isinstance(data.get("items"), list):
-        for item in data["items"]:
-            _document(item, [], path, index, start_line, result, options)
-        return
-    group = api_version.split("/", 1)[0] if isinstance(api_version, str) else ""
+    group = group_of(api_version)
+    where = locate(data, ("kind",)) or _start(data, start_line)
     if kind == "RenderDefaults" and group == GROUP:
         from kubectl_testbench.render.defaults_file import check_defaults_document
 
         result.diagnostics.extend(check_defaults_document(data, path))
         result.counts.skipped += 1
         return
+    if not isinstance(kind, str) or not kind:
+        if not api_version and not kind:
+            result.counts.skipped += 1  # a mapping that is no Kubernetes object at all (a CI config...)
+            return
+        _add(result, "kind/missing", path, locate(data, ("apiVersion",), key=True) or _start(data, start_line),
+             ("kind",), "the object has no kind: kubectl rejects it (Object 'Kind' is missing)",
+             f"add kind: {KIND}" if group == GROUP else "add the object's kind")
+        result.counts.invalid += 1
+        return
     if kind == KIND and not group:
-        _add(result, "kind/api-version", path, locate(data, ("kind",)) or (start_line + 1, 1), ("apiVersion",),
-             "Experiment without apiVersion: kubectl rejects it", f"add apiVersion: {API_VERSION}",
-             obj=_object_ref(data))
+        _add(result, "kind/api-version", path, where, ("apiVersion",),
+             "Experiment without an API group: kubectl rejects it (no matches for kind)",
+             f"use apiVersion: {API_VERSION}", obj=_object_ref(data))
+        result.counts.experiments += 1
+        result.counts.invalid += 1
+        return
+    if kind == KIND and near_miss_group(group):
+        _add(result, "kind/group", path, locate(data, ("apiVersion",)) or where, ("apiVersion",),
+             f'no API group "{group}" serves Experiments: kubectl rejects it (no matches for kind)',
+             f'did you mean "{GROUP}"? use apiVersion: {API_VERSION}', obj=_object_ref(data))
         result.counts.experiments += 1
         result.counts.invalid += 1
         return
     if kind != KIND or group != GROUP:
         if group == GROUP:
-            _add(result, "kind/api-version", path, locate(data, ("kind",)) or (start_line + 1, 1), ("kind",),
+            _add(result, "kind/api-version", path, where, ("kind",),
                  f'no kind "{kind}" in {api_version}', f'the kind is "{KIND}"')
             result.counts.experiments += 1
             result.counts.invalid += 1
@@ -215,6 +295,11 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
         result.counts.valid += 1
         if options.keep_experiments:
             result.experiments.append(ExperimentDoc(path, index, _line(data, start_line), plain(data)))
+
+
+def _start(data: Any, start_line: int) -> tuple[int, int]:
+    mark = getattr(data, "mark", None)
+    return mark if mark and mark[0] else (start_line + 1, 1)
 
 
 def _keep_manifest(data: dict[str, Any], path: str, index: int, start_line: int, result: FileResult) -> None:
@@ -250,14 +335,19 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     def add(rule: str, fpath: Path, message: str, hint: str = "", key: bool = False) -> None:
         out.append(_diag(rule, doc, fpath, file, message, hint, key, obj))
 
+    validator = experiment_validator()
+    schema_errors: list[SchemaError] = []
     if "status" in doc:
         add("semantic/status-ignored", ("status",), "status is discarded by the API server on create; "
             "the operator or the cluster sets it", "remove the status section from the file", key=True)
+        for err in validator.unknown_fields("status", doc["status"]):  # strict decoding sees status first
+            add(err.rule, err.path, err.message, err.hint, err.key)
         del doc["status"]
 
-    schema_errors: list[SchemaError] = list(check_metadata(doc.get("metadata")))
-    errors, targets = experiment_validator().validate(doc)
-    schema_errors.extend(errors)
+    schema_errors.extend(check_metadata(doc.get("metadata")))
+    errors, targets = validator.validate(doc)
+    non_finite = {r.path for r in remarks if r.rule == "yaml/non-finite"}
+    schema_errors.extend(e for e in errors if e.path not in non_finite)  # .inf is reported once, as non-finite
     type_errors = {e.path: e for e in schema_errors if e.rule in ("schema/type", "metadata/type")}
     for remark in remarks:
         merged = type_errors.get(remark.path)
@@ -273,7 +363,7 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
             add("cel/not-evaluated", (), "some validation rules were not checked because the object was invalid; "
                 "correct the existing errors to complete validation")
     else:
-        _run_cel(targets, add)
+        run_cel(targets, add)
 
     _run_semantic(doc, schema_errors, add)
     out.sort(key=Diagnostic.sort_key)
@@ -286,24 +376,66 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     return out
 
 
-def _run_cel(targets: list[Any], add: Any) -> None:
+def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None) -> None:
+    """Every rule on its node, with one cost budget for the object, as the API server runs them.
+
+    ``refused``: rules the API server would refuse at CRD creation (default: those of our CRD).
+    """
     if not targets:
         return
     from kubectl_testbench.model.cel_rules import BY_RULE_TEXT
     from kubectl_testbench.validate.cel import evaluate_rule
+    from kubectl_testbench.validate.cel_cost import Meter
+    from kubectl_testbench.validate.crdschema import refused_rules
 
+    if refused is None:
+        refused = refused_rules()
+    meter = Meter()
     for target in targets:
-        for spec in target.schema.get("x-kubernetes-validations", ()):
-            outcome = evaluate_rule(spec, target.value, target.schema)
+        for index, spec in enumerate(target.schema.get("x-kubernetes-validations", ())):
+            at = tuple(target.path)
+            finding = refused.get((_schema_path(at), index))
+            if finding is not None:
+                add("cel/cost", at, f"the API server refuses this CRD: {finding.path}: {finding.message}",
+                    "the rule was not evaluated; bound the lists and strings it iterates over")
+                continue
+            outcome = evaluate_rule(spec, target.value, target.schema, meter)
             if outcome.passed:
+                if outcome.stopped:
+                    add("cel/not-evaluated", at, f"rule {spec['rule']!r} {outcome.message}")
                 continue
             known = BY_RULE_TEXT.get(spec["rule"])
             rule_id = known.id if known else "cel/rule"
-            at = (*target.path, *outcome.field_path)
-            if outcome.error:
-                add("cel/error", at, f"Internal error: evaluating rule {spec['rule']!r}: {outcome.error}")
+            where = (*at, *outcome.field_path)
+            if outcome.stopped:
+                add("cel/cost", at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}')
+                if outcome.stopped in ("call", "budget"):
+                    return  # "no further validation rules will be run"
+            elif outcome.error:
+                add("cel/error", at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}')
             else:
-                add(rule_id, at, f'Invalid value: "object": {outcome.message}', _cel_hint(rule_id, target.value))
+                add(rule_id, where, _reason_message(outcome.reason, _cel_type(target.schema), outcome.message),
+                    _cel_hint(rule_id, target.value))
+
+
+def _schema_path(path: tuple[Any, ...]) -> tuple[str, ...]:
+    """A document path as the schema sees it: list indices dropped (every item has the same rules)."""
+    return tuple(seg for seg in path if isinstance(seg, str))
+
+
+def _cel_type(schema: dict[str, Any]) -> str:
+    return str(schema.get("type", "object"))
+
+
+def _reason_message(reason: str, value: str, message: str) -> str:
+    """fieldErrorForReason: the kind of field error a rule's ``reason`` asks for, worded as the server does."""
+    if reason == "FieldValueRequired":
+        return f"Required value: {message}"
+    if reason == "FieldValueForbidden":
+        return f"Forbidden: {message}"
+    if reason == "FieldValueDuplicate":
+        return f'Duplicate value: "{value}"'
+    return f'Invalid value: "{value}": {message}'
 
 
 def _cel_hint(rule_id: str, value: Any) -> str:

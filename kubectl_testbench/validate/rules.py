@@ -46,9 +46,12 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("yaml/sexagesimal", W, "1:20-style values are strings for Kubernetes but numbers for YAML 1.1 tools."),
     ("yaml/legacy-octal", W, "0755-style values are octal for Kubernetes (YAML 1.1) but decimal for YAML 1.2."),
     ("yaml/non-finite", E, ".inf and .nan cannot be represented in JSON; Kubernetes rejects them."),
+    ("yaml/after-document-end", W, "Content after '...' without a '---' line: kubectl silently drops it."),
     ("yaml/not-an-object", E, "The document is a scalar or a list, not a Kubernetes object."),
     # kind
     ("kind/api-version", E, "An Experiment with an apiVersion this CRD does not serve."),
+    ("kind/group", E, "An apiVersion whose group is one slip away from testbench.agentic-layer.ai (did you mean?)."),
+    ("kind/missing", E, "An object with apiVersion but no kind: kubectl rejects it."),
     # schema: the CRD's OpenAPI schema, as the API server applies it
     ("schema/required", E, "A required field is missing."),
     ("schema/unknown-field", E, "A field the schema does not know (strict field validation)."),
@@ -76,6 +79,13 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("metadata/annotations", E, "An annotation key is invalid or the annotations are too large."),
     ("metadata/unknown-field", E, "metadata holds a field ObjectMeta does not have."),
     ("metadata/type", E, "A metadata field has the wrong type."),
+    ("metadata/timestamp", E, "A metadata timestamp is not an RFC 3339 date-time; the server cannot decode it."),
+    ("metadata/owner-references", E, "An owner reference lacks apiVersion, kind, name or uid, or several are "
+     "controllers."),
+    ("metadata/finalizers", E, "A finalizer is not a qualified name, or orphan and foregroundDeletion are both set."),
+    ("metadata/managed-fields", E, "A managedFields entry has an invalid operation, fieldsType, manager or "
+     "subresource."),
+    ("metadata/resource-version", E, "metadata.resourceVersion is set: the server refuses to create the object."),
     # cel: x-kubernetes-validations read from the generated CRD
     # krm: the KRM function's own results
     ("krm/config", E, "The KRM function's functionConfig is not valid."),
@@ -89,7 +99,10 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("cel/dataset-exactly-one", E, "spec.dataset must set exactly one of s3, url or inline."),
     ("cel/rule", E, "A CEL validation rule of the CRD failed."),
     ("cel/error", E, "A CEL validation rule could not be evaluated on this value."),
-    ("cel/not-evaluated", N, "CEL rules were not checked because the object has blocking schema errors."),
+    ("cel/not-evaluated", N, "CEL rules were not checked: the object has blocking schema errors, or a rule needs "
+     "more cost units on this document than are evaluated offline."),
+    ("cel/cost", E, "A CEL rule exceeds the API server's cost budget: refused at CRD creation, or stopped at "
+     "evaluation."),
     # semantic: what the API server cannot check but the run depends on
     ("semantic/spec-missing", E, "The Experiment has no spec: the API server accepts it, but there is nothing to run."),
     ("semantic/cron", E, "The cron expression does not parse (5 fields: minute hour day-of-month month day-of-week)."),

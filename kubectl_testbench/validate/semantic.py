@@ -77,7 +77,7 @@ def _str(value: Any) -> str | None:
 def spec_present(doc: dict[str, Any], report: Report) -> None:
     """The CRD (like upstream's) does not require spec, but an Experiment without one cannot run."""
     if not isinstance(doc.get("spec"), dict):
-        report("semantic/spec-missing", (), "the Experiment has no spec: there is no agent and no dataset to "
+        report("semantic/spec-missing", ("spec",), "the Experiment has no spec: there is no agent and no dataset to "
                "evaluate", "add spec.agentRef and spec.dataset (kubectl testbench init writes a starter)")
 
 
@@ -323,9 +323,11 @@ def references(doc: dict[str, Any], report: Report) -> None:
         ref = spec.get(field)
         if not isinstance(ref, dict):
             continue
-        if field == "aiGatewayRef" and not ref.get("name"):
-            report("semantic/dns-label", ("spec", field), "aiGatewayRef needs a name to reach the gateway",
-                   "set aiGatewayRef.name, or remove aiGatewayRef")
+        if not ref.get("name"):  # agentRef.name is required but may be "": as useless as a missing gateway name
+            what = "the agent" if field == "agentRef" else "the gateway"
+            report("semantic/dns-label", ("spec", field, "name") if "name" in ref else ("spec", field),
+                   f"{field} needs a name to reach {what}", f"set {field}.name"
+                   + (", or remove aiGatewayRef" if field == "aiGatewayRef" else ""))
         for key in ("name", "namespace"):
             value = _str(ref.get(key))
             if value:

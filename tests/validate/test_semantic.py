@@ -102,4 +102,4 @@ def test_semantic_env_shadowed_by_the_evaluate_step() -> None:
 
 def test_semantic_spec_missing() -> None:
     text = VALID.split("spec:")[0]
-    assert findings(text) == [("semantic/spec-missing", "")]
+    assert findings(text) == [("semantic/spec-missing", "spec")]
