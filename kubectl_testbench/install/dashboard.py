@@ -265,7 +265,9 @@ def dashboard() -> dict[str, Any]:
         "editable": True,
         "fiscalYearStartMonth": 0,
         "graphTooltip": 1,
-        "links": [],
+        "links": [{"title": "Execution details", "type": "link", "icon": "dashboard",
+                   "url": "/d/testbench-execution", "includeVars": True, "keepTime": True, "targetBlank": False,
+                   "tags": [], "asDropdown": False, "tooltip": "One execution, with trace links"}],
         "panels": _summary_panels() + _trend_panels() + _pass_fail_panels() + _per_metric_panels(),
         "refresh": "",
         "schemaVersion": SCHEMA_VERSION,
@@ -286,7 +288,11 @@ def dashboard_json() -> str:
 
 
 def configmap(namespace: str = DEFAULT_NAMESPACE) -> dict[str, Any]:
-    """The ConfigMap a Grafana dashboard sidecar (label ``grafana_dashboard: "1"``) picks up."""
+    """The ConfigMap a Grafana dashboard sidecar (label ``grafana_dashboard: "1"``) picks up: this dashboard and
+    the execution details (:mod:`dashboard_execution`). Upstream's third, a Testkube overview, charts Testkube's
+    own metrics and is left to Testkube (docs/metrics.md)."""
+    from kubectl_testbench.install import dashboard_execution as execution
+
     return {
         "apiVersion": "v1",
         "kind": "ConfigMap",
@@ -305,5 +311,5 @@ def configmap(namespace: str = DEFAULT_NAMESPACE) -> dict[str, Any]:
                 "kustomize.toolkit.fluxcd.io/substitute": "disabled",
             },
         },
-        "data": {CONFIGMAP_KEY: dashboard_json()},
+        "data": {CONFIGMAP_KEY: dashboard_json(), execution.CONFIGMAP_KEY: execution.dashboard_json()},
     }
