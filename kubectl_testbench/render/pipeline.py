@@ -66,7 +66,8 @@ def render_source(item: Source | SourceError, request: Request) -> FileRender:
 
         return FileRender(_unreadable(item.path, item.rule, item.message))
     result = validate_source(item, Options(strict=request.strict, limits=request.limits, keep_experiments=True,
-                                           keep_manifests=request.pass_manifests))
+                                           keep_manifests=request.pass_manifests, defaults_file=request.defaults_file,
+                                           discover_defaults=request.discover_defaults))
     out = FileRender(result)
     for doc in result.manifests:
         out.objects.append(_rendered(doc.data, request.fmt, f"{doc.file}:{doc.line}", manifest=True))

@@ -8,7 +8,7 @@ status dropped → metadata → schema (prunes nulls, applies defaults) → CEL 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,9 @@ from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
 from kubectl_testbench.validate import rules as rule_table
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
+
+NO_GATEWAY = "semantic/no-gateway"
+"""Dropped when the RenderDefaults file render would use names a default gateway."""
 
 FATAL_RULES = frozenset({
     "input/not-found", "input/unreadable", "input/not-a-file", "input/too-large", "input/binary",
@@ -40,6 +43,10 @@ class Options:
     """Return the validated Experiments (plain data) so that render can compile them."""
     keep_manifests: bool = False
     """Also return objects render wrote earlier (``apply``/``diff``/``prune`` take rendered directories)."""
+    defaults_file: str | None = None
+    """The RenderDefaults file that applies to every input (``--defaults``)."""
+    discover_defaults: bool = True
+    """Otherwise look for the nearest ``testbench-defaults.yaml`` next to each input, as render does."""
 
 
 @dataclass(slots=True)
@@ -80,11 +87,28 @@ def validate_source(source: Source, options: Options = Options()) -> FileResult:
         return _unreadable(source.path, err.rule, err.message)
     except DecodeError as err:
         return _unreadable(source.path, err.rule, err.message, err.mark)
-    return validate_text(text, source.path, options, scanned=source.scanned)
+    return validate_text(text, source.path, options, scanned=source.scanned,
+                         gateway_default=lambda: _defaults_name_gateway(source, options))
 
 
-def validate_text(text: str, path: str, options: Options = Options(), scanned: bool = False) -> FileResult:
-    """Validate every document of ``text`` (the content of ``path``)."""
+def _defaults_name_gateway(source: Source, options: Options) -> bool:
+    """The RenderDefaults that render would use for ``source`` names a default AI gateway (an unreadable or
+    invalid file names none: render reports it)."""
+    from kubectl_testbench.render.defaults_file import DefaultsError, discover, load_defaults
+
+    path = options.defaults_file or (discover(source.path, source.root) if options.discover_defaults else None)
+    if path is None:
+        return False
+    try:
+        return load_defaults(path).names_gateway
+    except DefaultsError:
+        return False
+
+
+def validate_text(text: str, path: str, options: Options = Options(), scanned: bool = False,
+                  gateway_default: Callable[[], bool] | None = None) -> FileResult:
+    """Validate every document of ``text`` (the content of ``path``). ``gateway_default`` tells whether a
+    defaults file names an AI gateway (asked only when an Experiment names none)."""
     result = FileResult(path)
     result.counts.files = 1
     documents = 0
@@ -102,7 +126,7 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
         if built.empty:
             continue
         documents += 1
-        _document(built.data, built.remarks, path, index, chunk.start_line, result, options)
+        _document(built.data, built.remarks, path, index, chunk.start_line, result, options, gateway_default)
     if documents == 0 and not result.diagnostics and not scanned:
         _add(result, "input/empty", path, (0, 0), (), "no YAML documents in the input")
     if result.fatal:
@@ -151,14 +175,14 @@ def _add(result: FileResult, rule: str, path: str, mark: tuple[int, int], fpath:
 
 
 def _document(data: Any, remarks: list[Remark], path: str, index: int, start_line: int, result: FileResult,
-              options: Options) -> None:
+              options: Options, gateway_default: Callable[[], bool] | None = None) -> None:
     if not isinstance(data, dict):
         result.counts.skipped += 1
         return
     api_version, kind = data.get("apiVersion"), data.get("kind")
     if kind == "List" and api_version == "v1" and isinstance(data.get("items"), list):
         for item in data["items"]:
-            _document(item, [], path, index, start_line, result, options)
+            _document(item, [], path, index, start_line, result, options, gateway_default)
         return
     group = api_version.split("/", 1)[0] if isinstance(api_version, str) else ""
     if kind == "RenderDefaults" and group == GROUP:
@@ -192,6 +216,8 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
         diagnostics.insert(0, _diag("kind/api-version", data, ("apiVersion",), path,
                                     f'Experiment is not served in version "{api_version}"',
                                     f"use apiVersion: {API_VERSION}", obj=_object_ref(data)))
+    if gateway_default is not None and any(d.rule == NO_GATEWAY for d in diagnostics) and gateway_default():
+        diagnostics = [d for d in diagnostics if d.rule != NO_GATEWAY]
     result.diagnostics.extend(diagnostics)
     failed = any(d.severity is Severity.ERROR or (options.strict and d.severity is Severity.WARNING)
                  for d in diagnostics)
