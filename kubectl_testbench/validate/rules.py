@@ -85,6 +85,8 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("render/duplicate", E, "Two Experiments generate an object with the same name, or a rendered manifest in the "
      "input differs from what its Experiment renders."),
     ("render/manifest", E, "A rendered manifest given to apply, diff or prune lacks its name or namespace."),
+    ("render/resolve", E, "A rendered TestWorkflow does not resolve against its TestWorkflowTemplates (render "
+     "--resolve): unknown template, undeclared or missing config, an expression Testkube cannot evaluate."),
     ("cel/dataset-exactly-one", E, "spec.dataset must set exactly one of s3, url or inline."),
     ("cel/rule", E, "A CEL validation rule of the CRD failed."),
     ("cel/error", E, "A CEL validation rule could not be evaluated on this value."),
