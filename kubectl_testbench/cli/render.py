@@ -79,8 +79,8 @@ def _resolve(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str,
     if templates_path is not None:
         try:
             templates = templates_in(load_objects([templates_path]))
-        except TemplatesError as err:
-            fail(f"--templates: {err}")
+        except TemplatesError as problem:
+            fail(f"--templates: {problem}")
         if not templates:
             fail(f"--templates: no TestWorkflowTemplate (testworkflows.testkube.io/v1) in {templates_path}")
     rendered = render_or_exit(paths, namespace, args, "json", refused="nothing resolved")
