@@ -274,6 +274,8 @@ def to_float(value: Value) -> float:
         return 0.0
     text = to_string(value)
     try:
+        if "_" in text:  # Go's ParseFloat takes no digit separators
+            raise ValueError(text)
         return float(text)
     except ValueError:
         raise ExpressionError(f"error while converting value to number: {text}") from None

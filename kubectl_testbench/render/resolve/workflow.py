@@ -318,14 +318,20 @@ class _Evaluator:
 
     def plain(self, name: str) -> Value:
         """execution.*, workflow.*, resource.* … (accessor.go: whole name first, then a property of its prefix)."""
+        found, value = self._find(name)
+        if not found:
+            raise UnknownVariable(name, "not a variable Testkube provides to a TestWorkflow")
+        return value
+
+    def _find(self, name: str) -> tuple[bool, Value]:
         if name in self.variables:
-            return self.variables[name]
+            return True, self.variables[name]
         prefix, _, prop = name.rpartition(".")
         if prefix:
-            base = self.plain(prefix)
-            if isinstance(base, dict) and prop in base:
-                return base[prop]
-        raise UnknownVariable(name, "not a variable Testkube provides to a TestWorkflow")
+            found, base = self._find(prefix)
+            if found and isinstance(base, dict) and prop in base:
+                return True, base[prop]
+        return False, None
 
     def env_value(self, name: str) -> Value:
         for env_name, value in reversed(self.env):
