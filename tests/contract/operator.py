@@ -42,6 +42,11 @@ def operator_objects(experiment: dict[str, Any], gateway: tuple[str, str, int] |
     wf_spec: dict[str, Any] = {"use": uses}
     if spec.get("env"):
         wf_spec["container"] = {"env": [_env(e) for e in spec["env"]]}
+    if spec.get("schedule"):
+        cronjob = {"cron": spec["schedule"]["cron"]}
+        if spec["schedule"].get("timezone"):
+            cronjob["timezone"] = spec["schedule"]["timezone"]
+        wf_spec["events"] = [{"cronjob": cronjob}]
     objects: list[dict[str, Any]] = []
     if dataset.get("inline") is not None:
         cm_name = naming.resource_name(name, namespace, naming.SUFFIX_DATASET)
