@@ -246,3 +246,34 @@ def test_floats_are_spelled_as_go_encoding_json_spells_them(value: float, go: st
     assert f'"default_threshold": {go},' in text
     assert experiment_json_size(inline) == len(text.encode())
     assert json.loads(text)["default_threshold"] == value
+
+
+def test_env_entries_carry_the_field_subset_the_operator_copies() -> None:
+    """experiment_controller.go@a8e16f1 copies name, a non-empty value, secretKeyRef/configMapKeyRef (name, key,
+    optional) and fieldRef (fieldPath only). Sources it drops are kept whole here (dropped, the variable would
+    arrive empty): the one documented deviation."""
+    exp = experiment(FIXTURES / "url-triggered.yaml")
+    exp["spec"]["env"] = [
+        {"name": "EMPTY", "value": ""},
+        {"name": "POD", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}},
+        {"name": "KEY", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k", "optional": True}}},
+        {"name": "CPU", "valueFrom": {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "1m"}}},
+    ]
+    wf = by_kind(render_experiment(exp, Flags()))["TestWorkflow"]
+    assert wf["spec"]["container"]["env"] == [
+        {"name": "EMPTY"},
+        {"name": "POD", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+        {"name": "KEY", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k", "optional": True}}},
+        {"name": "CPU", "valueFrom": {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "1m"}}},
+    ]
+
+
+def test_url_templates_keep_every_brace_they_do_not_fill() -> None:
+    """Filled without str.format, which would turn ``{{`` into ``{``: the text stays, and is escaped later."""
+    from kubectl_testbench.render.settings import fill
+
+    assert fill("http://{name}.{namespace}:{port}/{{ x }}/{other}", name="a", namespace="b", port=1) == \
+        "http://a.b:1/{{ x }}/{other}"
+    exp = experiment(FIXTURES / "url-triggered.yaml")
+    wf = by_kind(render_experiment(exp, Flags(agent_url="http://{name}.{namespace}:8000/{{ x }}")))["TestWorkflow"]
+    assert wf["spec"]["use"][1]["config"]["agentUrl"] == 'http://research-agent.agents:8000/{{"{{"}} x }}'
