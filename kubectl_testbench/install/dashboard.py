@@ -253,38 +253,54 @@ def _variables() -> list[dict[str, Any]]:
     ]
 
 
-def dashboard() -> dict[str, Any]:
-    """The dashboard model (Grafana JSON)."""
+def link(title: str, url: str, tooltip: str, icon: str = "dashboard", include_vars: bool = False) -> dict[str, Any]:
+    """A dashboard link (keeps the time range)."""
+    return {"title": title, "type": "link", "icon": icon, "url": url, "includeVars": include_vars, "keepTime": True,
+            "targetBlank": False, "tags": [], "asDropdown": False, "tooltip": tooltip}
+
+
+def model(title: str, uid: str, description: str, panels: list[dict[str, Any]], variables: list[dict[str, Any]],
+          links: list[dict[str, Any]], time_from: str) -> dict[str, Any]:
+    """A Grafana dashboard model around panels and variables (both dashboards share this envelope)."""
     return {
         "annotations": {"list": [{
             "builtIn": 1, "datasource": {"type": "grafana", "uid": "-- Grafana --"}, "enable": True, "hide": True,
             "iconColor": "rgba(0, 211, 255, 1)", "name": "Annotations & Alerts", "type": "dashboard",
         }]},
-        "description": "Scores of Testbench agent evaluations published by the publish phase "
-                       f"(gauge {GAUGE}).",
+        "description": description,
         "editable": True,
         "fiscalYearStartMonth": 0,
         "graphTooltip": 1,
-        "links": [{"title": "Execution details", "type": "link", "icon": "dashboard",
-                   "url": "/d/testbench-execution", "includeVars": True, "keepTime": True, "targetBlank": False,
-                   "tags": [], "asDropdown": False, "tooltip": "One execution, with trace links"}],
-        "panels": _summary_panels() + _trend_panels() + _pass_fail_panels() + _per_metric_panels(),
+        "links": links,
+        "panels": panels,
         "refresh": "",
         "schemaVersion": SCHEMA_VERSION,
         "tags": ["testbench", "testkube", "ai-evaluation"],
-        "templating": {"list": _variables()},
-        "time": {"from": "now-7d", "to": "now"},
+        "templating": {"list": variables},
+        "time": {"from": time_from, "to": "now"},
         "timepicker": {},
         "timezone": "browser",
-        "title": TITLE,
-        "uid": UID,
+        "title": title,
+        "uid": uid,
         "version": 1,
     }
 
 
-def dashboard_json() -> str:
+def canonical_json(dashboard_model: dict[str, Any]) -> str:
     """Sorted keys and two-space indentation: stable bytes in the ConfigMap and in diffs."""
-    return json.dumps(dashboard(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps(dashboard_model, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def dashboard() -> dict[str, Any]:
+    """The dashboard model (Grafana JSON)."""
+    return model(TITLE, UID, f"Scores of Testbench agent evaluations published by the publish phase (gauge {GAUGE}).",
+                 _summary_panels() + _trend_panels() + _pass_fail_panels() + _per_metric_panels(), _variables(),
+                 [link("Execution details", "/d/testbench-execution", "One execution, with trace links",
+                       include_vars=True)], "now-7d")
+
+
+def dashboard_json() -> str:
+    return canonical_json(dashboard())
 
 
 def configmap(namespace: str = DEFAULT_NAMESPACE) -> dict[str, Any]:

@@ -20,10 +20,12 @@ from kubectl_testbench.install.dashboard import (
     FAILED,
     GAUGE,
     PASSED,
-    SCHEMA_VERSION,
     _panel,
     _query_variable,
     _target,
+    canonical_json,
+    link,
+    model,
 )
 from kubectl_testbench.install.dashboard import UID as TRENDS_UID
 
@@ -129,36 +131,19 @@ def _variables() -> list[dict[str, Any]]:
 
 def dashboard() -> dict[str, Any]:
     """The dashboard model (Grafana JSON)."""
-    return {
-        "annotations": {"list": []},
-        "description": f"One Testbench execution: its scores, failures and the traces behind them (gauge {GAUGE}).",
-        "editable": True,
-        "fiscalYearStartMonth": 0,
-        "graphTooltip": 1,
-        "links": [{"title": "Evaluation trends", "type": "link", "icon": "arrow-left", "url": f"/d/{TRENDS_UID}",
-                   "includeVars": False, "keepTime": True, "targetBlank": False, "tags": [], "asDropdown": False,
-                   "tooltip": "All executions over time"}],
-        "panels": [
-            *_stats(),
-            _scenario_pass_rate(),
-            _table(8, "Failed evaluations", "Evaluations below their threshold; the trace link opens the "
-                   "scenario's spans in Tempo.", 12, _gauge(FAILED)),
-            _table(9, "All evaluations", "Every score of the execution, with its threshold, result and trace.", 22,
-                   _gauge()),
-        ],
-        "refresh": "",
-        "schemaVersion": SCHEMA_VERSION,
-        "tags": ["testbench", "testkube", "ai-evaluation"],
-        "templating": {"list": _variables()},
-        "time": {"from": "now-30d", "to": "now"},
-        "timepicker": {},
-        "timezone": "browser",
-        "title": TITLE,
-        "uid": UID,
-        "version": 1,
-    }
+    panels = [
+        *_stats(),
+        _scenario_pass_rate(),
+        _table(8, "Failed evaluations", "Evaluations below their threshold; the trace link opens the scenario's "
+               "spans in Tempo.", 12, _gauge(FAILED)),
+        _table(9, "All evaluations", "Every score of the execution, with its threshold, result and trace.", 22,
+               _gauge()),
+    ]
+    return model(TITLE, UID, f"One Testbench execution: its scores, failures and the traces behind them (gauge "
+                 f"{GAUGE}).", panels, _variables(),
+                 [link("Evaluation trends", f"/d/{TRENDS_UID}", "All executions over time", icon="arrow-left")],
+                 "now-30d")
 
 
 def dashboard_json() -> str:
-    """Sorted keys and two-space indentation, as the trends dashboard."""
-    return json.dumps(dashboard(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return canonical_json(dashboard())
