@@ -36,7 +36,7 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
     """Compile Experiments into Testkube TestWorkflows, dataset ConfigMaps and TestTriggers.
 
     Everything is validated first (as kubectl testbench validate does); any error means exit 1 and
-    nothing written. Output is byte-for-byte deterministic. Examples:
+    nothing written. Output is deterministic: the same input gives the same bytes. Examples:
 
     \b
       kubectl testbench render experiments/ | kubectl apply --server-side -f -
