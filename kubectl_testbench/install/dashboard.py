@@ -106,8 +106,19 @@ def _row(pid: int, title: str, y: int, collapsed: bool = False,
             "gridPos": {"x": 0, "y": y, "w": 24, "h": 1}, "panels": panels or []}
 
 
-def _stat(pid: int, title: str, description: str, x: int, expr: str, defaults: dict[str, Any]) -> dict[str, Any]:
-    return _panel(pid, "stat", title, description, (x, 1, 6, 4), [_target(expr, instant=True)], defaults,
+PERCENT = {"unit": "percent", "min": 0, "max": 100, "decimals": 1, "thresholds": _THRESHOLDS_PERCENT,
+           "color": {"mode": "thresholds"}}
+SCORE = {"min": 0, "max": 1, "decimals": 3, "thresholds": _THRESHOLDS_SCORE, "color": {"mode": "thresholds"}}
+FAILURES = {"decimals": 0, "color": {"mode": "thresholds"},
+            "thresholds": {"mode": "absolute", "steps": [{"color": "green", "value": None},
+                                                         {"color": "red", "value": 1}]}}
+COUNT = {"decimals": 0, "color": {"mode": "fixed", "fixedColor": "blue"}}
+"""Field defaults of the stat panels both dashboards show."""
+
+
+def _stat(pid: int, title: str, description: str, x: int, expr: str, defaults: dict[str, Any], y: int = 1,
+          width: int = 6) -> dict[str, Any]:
+    return _panel(pid, "stat", title, description, (x, y, width, 4), [_target(expr, instant=True)], defaults,
                   {"colorMode": "background", "graphMode": "none", "justifyMode": "center", "textMode": "value",
                    "reduceOptions": {"calcs": ["lastNotNull"], "fields": "", "values": False}})
 
@@ -124,19 +135,12 @@ def _summary_panels() -> list[dict[str, Any]]:
     return [
         _row(1, "Summary (selected time range)", 0),
         _stat(2, "Pass rate", "Share of metric evaluations whose score reached their threshold.", 0,
-              f"100 * (count({_last(PASSED, window)}) or vector(0)) / count({_last('', window)})",
-              {"unit": "percent", "min": 0, "max": 100, "decimals": 1, "thresholds": _THRESHOLDS_PERCENT,
-               "color": {"mode": "thresholds"}}),
-        _stat(3, "Mean score", "Mean of all metric scores (0 to 1).", 6, f"avg({_last('', window)})",
-              {"min": 0, "max": 1, "decimals": 3, "thresholds": _THRESHOLDS_SCORE, "color": {"mode": "thresholds"}}),
+              f"100 * (count({_last(PASSED, window)}) or vector(0)) / count({_last('', window)})", PERCENT),
+        _stat(3, "Mean score", "Mean of all metric scores (0 to 1).", 6, f"avg({_last('', window)})", SCORE),
         _stat(4, "Failed evaluations", "Metric evaluations below their threshold.", 12,
-              f"count({_last(FAILED, window)}) or vector(0)",
-              {"decimals": 0, "color": {"mode": "thresholds"},
-               "thresholds": {"mode": "absolute", "steps": [{"color": "green", "value": None},
-                                                            {"color": "red", "value": 1}]}}),
+              f"count({_last(FAILED, window)}) or vector(0)", FAILURES),
         _stat(5, "Executions", "Testkube executions that published scores.", 18,
-              f"count(count by (execution_id) ({_last('', window)}))",
-              {"decimals": 0, "color": {"mode": "fixed", "fixedColor": "blue"}}),
+              f"count(count by (execution_id) ({_last('', window)}))", COUNT),
     ]
 
 

@@ -17,11 +17,16 @@ from kubectl_testbench.install.dashboard import (
     _PASS_FAIL_MAPPINGS,
     _THRESHOLDS_PERCENT,
     _THRESHOLDS_SCORE,
+    COUNT,
     FAILED,
+    FAILURES,
     GAUGE,
     PASSED,
+    PERCENT,
+    SCORE,
     _panel,
     _query_variable,
+    _stat,
     _target,
     canonical_json,
     link,
@@ -48,30 +53,20 @@ def _gauge(extra: str = "") -> str:
     return f"last_over_time({GAUGE}{{{SELECTOR}{', ' + extra if extra else ''}}}[$__range])"
 
 
-def _stat(pid: int, title: str, description: str, x: int, expr: str, defaults: dict[str, Any]) -> dict[str, Any]:
-    return _panel(pid, "stat", title, description, (x, 0, 4, 4), [_target(expr, instant=True)], defaults,
-                  {"colorMode": "background", "graphMode": "none", "justifyMode": "center", "textMode": "value",
-                   "reduceOptions": {"calcs": ["lastNotNull"], "fields": "", "values": False}})
-
-
 def _stats() -> list[dict[str, Any]]:
-    count = {"decimals": 0, "color": {"mode": "fixed", "fixedColor": "blue"}}
+    def stat(pid: int, title: str, description: str, expr: str, defaults: dict[str, Any]) -> dict[str, Any]:
+        return _stat(pid, title, description, (pid - 1) * 4, expr, defaults, y=0, width=4)
+
     return [
-        _stat(1, "Scenarios", "Scenarios with published scores in this execution.", 0,
-              f"count(count by (scenario_name) ({_gauge()}))", count),
-        _stat(2, "Pass rate", "Share of evaluations whose score reached their threshold.", 4,
-              f"100 * (count({_gauge(PASSED)}) or vector(0)) / count({_gauge()})",
-              {"unit": "percent", "min": 0, "max": 100, "decimals": 1, "thresholds": _THRESHOLDS_PERCENT,
-               "color": {"mode": "thresholds"}}),
-        _stat(3, "Mean score", "Mean of all scores of this execution (0 to 1).", 8, f"avg({_gauge()})",
-              {"min": 0, "max": 1, "decimals": 3, "thresholds": _THRESHOLDS_SCORE, "color": {"mode": "thresholds"}}),
-        _stat(4, "Failed evaluations", "Evaluations below their threshold.", 12,
-              f"count({_gauge(FAILED)}) or vector(0)",
-              {"decimals": 0, "color": {"mode": "thresholds"},
-               "thresholds": {"mode": "absolute", "steps": [{"color": "green", "value": None},
-                                                            {"color": "red", "value": 1}]}}),
-        _stat(5, "Evaluations", "Scores published by this execution.", 16, f"count({_gauge()})", count),
-        _stat(6, "Metrics", "Distinct metrics evaluated.", 20, f"count(count by (name) ({_gauge()}))", count),
+        stat(1, "Scenarios", "Scenarios with published scores in this execution.",
+             f"count(count by (scenario_name) ({_gauge()}))", COUNT),
+        stat(2, "Pass rate", "Share of evaluations whose score reached their threshold.",
+             f"100 * (count({_gauge(PASSED)}) or vector(0)) / count({_gauge()})", PERCENT),
+        stat(3, "Mean score", "Mean of all scores of this execution (0 to 1).", f"avg({_gauge()})", SCORE),
+        stat(4, "Failed evaluations", "Evaluations below their threshold.", f"count({_gauge(FAILED)}) or vector(0)",
+             FAILURES),
+        stat(5, "Evaluations", "Scores published by this execution.", f"count({_gauge()})", COUNT),
+        stat(6, "Metrics", "Distinct metrics evaluated.", f"count(count by (name) ({_gauge()}))", COUNT),
     ]
 
 
