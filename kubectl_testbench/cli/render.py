@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -27,23 +28,37 @@ from kubectl_testbench.safe_text import escape_controls, safe_log_line
 @click.option("--only-testbench-files", is_flag=True,
               help="Skip files that do not mention testbench.agentic-layer.ai without reading them as YAML, and "
                    "Go/Helm templates of Experiments with a notice (for hooks over a whole repository).")
+@click.option("--resolve", is_flag=True, help="Print each TestWorkflow's steps as Testkube will run them: every use "
+              "expanded with the TestWorkflowTemplates, expressions evaluated (execution values are stated "
+              "placeholders), env merged, mounted files with their content. Also takes rendered manifests.")
+@click.option("--templates", "templates_path", type=click.Path(exists=True), default=None, metavar="PATH",
+              help="With --resolve: resolve against the TestWorkflowTemplates in PATH (a cluster's own, e.g. kubectl "
+              "get testworkflowtemplates -n testkube -o yaml) instead of the ones install ships.")
 @render_options
 def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool, namespace: str,
-           only_testbench_files: bool, render: RenderArgs) -> None:
+           only_testbench_files: bool, resolve: bool, templates_path: str | None, render: RenderArgs) -> None:
     """Compile Experiments into Testkube TestWorkflows, dataset ConfigMaps and TestTriggers.
 
     Everything is validated first (as kubectl testbench validate does); any error means exit 1 and
-    nothing written. Output is byte-for-byte deterministic. Examples:
+    nothing written. Output is deterministic: the same input gives the same bytes. Examples:
 
     \b
       kubectl testbench render experiments/ | kubectl apply --server-side -f -
       kubectl testbench render experiments/ --output-dir rendered/
       kubectl testbench render experiments/ --output-dir rendered/ --check   # CI drift check
+      kubectl testbench render experiments/ --resolve                        # what each step runs
     """
     if not paths:
         fail("no input: give files, directories or - for stdin (see kubectl testbench render --help)")
     if check and output_dir is None:
         fail("--check compares against a directory: give --output-dir")
+    if templates_path is not None and not resolve:
+        fail("--templates is used by --resolve: give --resolve")
+    if resolve:
+        if output_dir is not None:
+            fail("--resolve prints to stdout: drop --output-dir")
+        _resolve(paths, namespace, render, fmt, templates_path)
+        return
     try:
         sink = _sink(fmt, output_dir, check)
     except OutputDirError as err:
@@ -54,6 +69,39 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
     except OutputDirError as err:
         sink.abort()
         fail(str(err), EXIT_FINDINGS)
+
+
+def _resolve(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str, templates_path: str | None) -> None:
+    """Render (validating first), then resolve every TestWorkflow; any workflow that does not resolve is reported
+    on one line and nothing is printed."""
+    from kubectl_testbench.cli.render_options import render_or_exit
+    from kubectl_testbench.emit.yamlout import dump
+    from kubectl_testbench.render.resolve import ExecutionContext, document, resolve_objects
+    from kubectl_testbench.render.resolve.sources import TemplatesError, load_objects, templates_in
+
+    templates = None
+    if templates_path is not None:
+        try:
+            templates = templates_in(load_objects([templates_path]))
+        except TemplatesError as problem:
+            fail(f"--templates: {problem}")
+        if not templates:
+            fail(f"--templates: no TestWorkflowTemplate (testworkflows.testkube.io/v1) in {templates_path}")
+    rendered = render_or_exit(paths, namespace, args, "json", refused="nothing resolved")
+    objects = [r.data for r in rendered if r.data is not None]
+    origins = {id(r.data): r.origin for r in rendered}
+    execution = ExecutionContext()
+    result = resolve_objects(objects, templates, execution)
+    for workflow, err in result.failures:
+        meta = workflow.get("metadata") or {}
+        click.echo(f"{origins.get(id(workflow), '-')}: error[render/resolve] TestWorkflow "
+                   f"{meta.get('namespace')}/{meta.get('name')}: {err}", err=True)
+    if result.failures:
+        click.echo(f"error: nothing resolved: {len(result.failures)} of "
+                   f"{len(result.failures) + len(result.workflows)} TestWorkflows do not resolve", err=True)
+        sys.exit(EXIT_FINDINGS)
+    doc = document(result.workflows, execution)
+    click.echo(json.dumps(doc, indent=4, ensure_ascii=False) + "\n" if fmt == "json" else dump(doc), nl=False)
 
 
 def _sink(fmt: str, output_dir: str | None, check: bool) -> Sink:

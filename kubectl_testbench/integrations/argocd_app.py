@@ -198,7 +198,9 @@ def _take(out: AppRender, text: str, label: str, defaults: Defaults | Diagnostic
     from kubectl_testbench.render.compile import render_experiment
     from kubectl_testbench.validate.engine import Options, validate_text
 
-    result = validate_text(text, label, Options(strict=strict, keep_experiments=True), scanned=True)
+    names_gateway = isinstance(defaults, Defaults) and defaults.names_gateway
+    result = validate_text(text, label, Options(strict=strict, keep_experiments=True), scanned=True,
+                           gateway_default=lambda: names_gateway)
     out.counts.add(result.counts)
     for d in result.diagnostics:
         if d.severity is Severity.ERROR or (strict and d.severity is Severity.WARNING):

@@ -259,7 +259,7 @@ def transform(items: list[Any], function_config: Any) -> tuple[list[Any], list[R
             out.append(item)
             continue
         experiments += 1
-        data, item_results = check_experiment(item, i, config.strict)
+        data, item_results = check_experiment(item, i, config.strict, defaults is not None and defaults.names_gateway)
         results.extend(item_results)
         if data is None:
             out.append(item)
@@ -285,14 +285,16 @@ def transform(items: list[Any], function_config: Any) -> tuple[list[Any], list[R
     return out, results
 
 
-def check_experiment(item: dict[str, Any], index: int, strict: bool) -> tuple[dict[str, Any] | None, list[Result]]:
-    """Validate one item as ``kubectl testbench validate`` would; the Experiment as stored when valid."""
+def check_experiment(item: dict[str, Any], index: int, strict: bool,
+                     gateway_default: bool = False) -> tuple[dict[str, Any] | None, list[Result]]:
+    """Validate one item as ``kubectl testbench validate`` would; the Experiment as stored when valid.
+    ``gateway_default``: the RenderDefaults in use names an AI gateway (no ``semantic/no-gateway`` then)."""
     from kubectl_testbench.validate.engine import Options, validate_text
 
     path, file_index = source_file(item)
     label = path or f"items[{index}]"
     result = validate_text(json.dumps(_without_bookkeeping(item), ensure_ascii=False), label,
-                           Options(strict=strict, keep_experiments=True))
+                           Options(strict=strict, keep_experiments=True), gateway_default=lambda: gateway_default)
     results = []
     for d in result.diagnostics:
         severity = d.severity.value

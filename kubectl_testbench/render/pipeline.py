@@ -69,7 +69,9 @@ def render_source(item: Source | SourceError, request: Request) -> FileRender:
         return FileRender(_unreadable(item.path, item.rule, item.message))
     result = validate_source(item, Options(strict=request.strict, limits=request.limits, keep_experiments=True,
                                            keep_manifests=request.pass_manifests,
-                                           only_testbench_files=request.only_testbench_files))
+                                           only_testbench_files=request.only_testbench_files,
+                                           defaults_file=request.defaults_file,
+                                           discover_defaults=request.discover_defaults))
     out = FileRender(result)
     for doc in result.manifests:
         out.objects.append(_rendered(doc.data, request.fmt, f"{doc.file}:{doc.line}", manifest=True))

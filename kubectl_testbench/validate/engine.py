@@ -8,7 +8,7 @@ status dropped → metadata → schema (prunes nulls, applies defaults) → CEL 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,9 @@ from kubectl_testbench.sniff import file_mentions_group, looks_templated
 from kubectl_testbench.validate import rules as rule_table
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
+
+NO_GATEWAY = "semantic/no-gateway"
+"""Dropped when the RenderDefaults file render would use names a default gateway."""
 
 FATAL_RULES = frozenset({
     "input/not-found", "input/unreadable", "input/not-a-file", "input/too-large", "input/binary",
@@ -45,6 +48,10 @@ class Options:
     only_testbench_files: bool = False
     """For hooks that see every YAML file: skip files that do not mention our API group without reading
     them as YAML, and report Go/Helm templates of ours as an ``input/template`` notice, not a YAML error."""
+    defaults_file: str | None = None
+    """The RenderDefaults file that applies to every input (``--defaults``)."""
+    discover_defaults: bool = True
+    """Otherwise look for the nearest ``testbench-defaults.yaml`` next to each input, as render does."""
 
 
 @dataclass(slots=True)
@@ -84,16 +91,18 @@ def validate_source(source: Source, options: Options = Options()) -> FileResult:
         return _unreadable(source.path, err.rule, err.message)
     if options.only_testbench_files and looks_templated(data):
         return _template_notice(source.path)
-    return validate_bytes(data, source.path, options, scanned=source.scanned)
+    return validate_bytes(data, source.path, options, scanned=source.scanned,
+                          gateway_default=lambda: _defaults_name_gateway(source, options))
 
 
-def validate_bytes(data: bytes, path: str, options: Options = Options(), scanned: bool = False) -> FileResult:
+def validate_bytes(data: bytes, path: str, options: Options = Options(), scanned: bool = False,
+                   gateway_default: Callable[[], bool] | None = None) -> FileResult:
     """Validate the raw content of ``path``: decode it as kubectl would, then every document."""
     try:
         text = decode(data)
     except DecodeError as err:
         return _unreadable(path, err.rule, err.message, err.mark)
-    return validate_text(text, path, options, scanned=scanned)
+    return validate_text(text, path, options, scanned=scanned, gateway_default=gateway_default)
 
 
 def _template_notice(path: str) -> FileResult:
@@ -104,8 +113,24 @@ def _template_notice(path: str) -> FileResult:
     return result
 
 
-def validate_text(text: str, path: str, options: Options = Options(), scanned: bool = False) -> FileResult:
-    """Validate every document of ``text`` (the content of ``path``)."""
+def _defaults_name_gateway(source: Source, options: Options) -> bool:
+    """The RenderDefaults that render would use for ``source`` names a default AI gateway (an unreadable or
+    invalid file names none: render reports it)."""
+    from kubectl_testbench.render.defaults_file import DefaultsError, discover, load_defaults
+
+    path = options.defaults_file or (discover(source.path, source.root) if options.discover_defaults else None)
+    if path is None:
+        return False
+    try:
+        return load_defaults(path).names_gateway
+    except DefaultsError:
+        return False
+
+
+def validate_text(text: str, path: str, options: Options = Options(), scanned: bool = False,
+                  gateway_default: Callable[[], bool] | None = None) -> FileResult:
+    """Validate every document of ``text`` (the content of ``path``). ``gateway_default`` tells whether a
+    defaults file names an AI gateway (asked only when an Experiment names none)."""
     result = FileResult(path)
     result.counts.files = 1
     documents = 0
@@ -129,7 +154,7 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
         if built.empty:
             continue
         documents += 1
-        _document(built.data, built.remarks, path, index, chunk.start_line, result, options)
+        _document(built.data, built.remarks, path, index, chunk.start_line, result, options, gateway_default)
     if documents == 0 and not result.diagnostics and not scanned:
         _add(result, "input/empty", path, (0, 0), (), "no YAML documents in the input")
     if result.fatal:
@@ -215,7 +240,7 @@ def _add(result: FileResult, rule: str, path: str, mark: tuple[int, int], fpath:
 
 
 def _document(data: Any, remarks: list[Remark], path: str, index: int, start_line: int, result: FileResult,
-              options: Options) -> None:
+              options: Options, gateway_default: Callable[[], bool] | None = None) -> None:
     from kubectl_testbench.validate.objects import Problem, objects
 
     here = (start_line + 1, 1)
@@ -225,7 +250,7 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
                  found.hint)
             result.counts.invalid += 1
             continue
-        _object(found.data, found.remarks, path, index, start_line, result, options)
+        _object(found.data, found.remarks, path, index, start_line, result, options, gateway_default)
     if isinstance(data, dict) and "items" in data:
         for remark in remarks:  # findings in the list itself, outside its items
             if not (len(remark.path) >= 2 and remark.path[0] == "items" and isinstance(remark.path[1], int)):
@@ -233,7 +258,7 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
 
 
 def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, start_line: int,
-            result: FileResult, options: Options) -> None:
+            result: FileResult, options: Options, gateway_default: Callable[[], bool] | None = None) -> None:
     from kubectl_testbench.validate.objects import group_of, near_miss_group
 
     api_version, kind = data.get("apiVersion"), data.get("kind")
@@ -286,6 +311,8 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
         diagnostics.insert(0, _diag("kind/api-version", data, ("apiVersion",), path,
                                     f'Experiment is not served in version "{api_version}"',
                                     f"use apiVersion: {API_VERSION}", obj=_object_ref(data)))
+    if gateway_default is not None and any(d.rule == NO_GATEWAY for d in diagnostics) and gateway_default():
+        diagnostics = [d for d in diagnostics if d.rule != NO_GATEWAY]
     result.diagnostics.extend(diagnostics)
     failed = any(d.severity is Severity.ERROR or (options.strict and d.severity is Severity.WARNING)
                  for d in diagnostics)

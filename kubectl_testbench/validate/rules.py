@@ -96,6 +96,8 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("render/duplicate", E, "Two Experiments generate an object with the same name, or a rendered manifest in the "
      "input differs from what its Experiment renders."),
     ("render/manifest", E, "A rendered manifest given to apply, diff or prune lacks its name or namespace."),
+    ("render/resolve", E, "A rendered TestWorkflow does not resolve against its TestWorkflowTemplates (render "
+     "--resolve): unknown template, undeclared or missing config, an expression Testkube cannot evaluate."),
     ("cel/dataset-exactly-one", E, "spec.dataset must set exactly one of s3, url or inline."),
     ("cel/rule", E, "A CEL validation rule of the CRD failed."),
     ("cel/error", E, "A CEL validation rule could not be evaluated on this value."),
@@ -108,7 +110,8 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("semantic/cron", E, "The cron expression does not parse (5 fields: minute hour day-of-month month day-of-week)."),
     ("semantic/timezone", E, "The timezone is not an IANA zone; Testkube would silently ignore it."),
     ("semantic/dataset-format", E, "The s3 key or url does not name a dataset file the setup phase reads."),
-    ("semantic/dataset-format-converted", W, "A .csv/.parquet dataset: the current setup image reads only .json."),
+    ("semantic/dataset-format-converted", E, "A .csv/.parquet dataset: the setup phase reads only .json (convert it "
+     "with kubectl testbench import)."),
     ("semantic/url", E, "The dataset url is not an absolute http(s) URL."),
     ("semantic/s3-bucket", W, "The S3 bucket name breaks S3 naming rules."),
     ("semantic/label-value", E, "A value that becomes a label on generated resources is not a valid label value."),
@@ -120,9 +123,12 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("semantic/metric-reference", W, "A metric needs reference data the step does not provide."),
     ("semantic/threshold-without-metrics", W, "A threshold is set but no step has metrics to apply it to."),
     ("semantic/no-metrics", W, "A step has no metrics: it will be run but not scored."),
+    ("semantic/object-required", E, "args, parameters or customValues is not an object; the run phase's models "
+     "reject the dataset."),
+    ("semantic/no-gateway", W, "No AI gateway (aiGatewayRef or a defaults-file gateway): the judge gets no key and "
+     "every metric is skipped."),
     ("semantic/literal-secret", W, "An env value looks like a secret; use valueFrom.secretKeyRef."),
     ("semantic/env-value-and-from", E, "An env var sets both value and valueFrom, or valueFrom sets several sources."),
-    ("semantic/env-shadowed", W, "OPENAI_API_KEY/OPENAI_BASE_URL in env: the evaluate step sets its own."),
     ("semantic/duplicate-env", W, "An env var name repeats; only the last one takes effect."),
     ("semantic/duplicate-scenario", W, "Two scenarios share a name; results and metrics key on it."),
     ("semantic/trigger-inactive", W, "trigger settings are given but trigger.enabled is not true."),

@@ -258,6 +258,46 @@ def _metric(name: str, reference: dict[str, Any], at: Path, step_path: Path, rep
                f'use "{OLD_NAMES[name]}"')
 
 
+# --- what the run phase's models accept ----------------------------------------------------------------------
+
+OBJECT_REQUIRED = "semantic/object-required"
+
+
+@check(OBJECT_REQUIRED, reads=("spec", "dataset", "inline"))
+def raw_objects(doc: dict[str, Any], report: Report) -> None:
+    """``args``, ``parameters`` and ``customValues`` pass the CRD (preserve-unknown-fields) whatever they are,
+    but the run phase's models type them as objects (``dict[str, Any]``): anything else fails the whole run."""
+    inline = _dataset_inline(doc)
+    if inline is None:
+        return
+    base: Path = ("spec", "dataset", "inline")
+    for si, scenario in enumerate(_list(inline.get("scenarios"))):
+        for ti, step in enumerate(_list(_dict(scenario).get("steps"))):
+            step = _dict(step)
+            at: Path = (*base, "scenarios", si, "steps", ti)
+            _object(step, "customValues", at, "custom_values", report)
+            for ci, call in enumerate(_list(_dict(step.get("reference")).get("toolCalls"))):
+                _object(_dict(call), "args", (*at, "reference", "toolCalls", ci), "tool_calls[].args", report)
+            for mi, metric in enumerate(_list(step.get("metrics"))):
+                _object(_dict(metric), "parameters", (*at, "metrics", mi), "metrics[].parameters", report)
+
+
+def _object(parent: dict[str, Any], field: str, at: Path, model_field: str, report: Report) -> None:
+    if field not in parent or parent[field] is None or isinstance(parent[field], dict):
+        return
+    report(OBJECT_REQUIRED, (*at, field), f"{field} is {_json_kind(parent[field])}; the run phase reads "
+           f"{model_field} as an object and rejects the whole dataset",
+           f"write {field} as a mapping, e.g. {field}: {{key: value}}")
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a list" if isinstance(value, list) else "a string"
+
+
 # --- env -------------------------------------------------------------------------------------------
 
 _SECRET_NAME = re.compile(r"(PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH)",
@@ -270,14 +310,7 @@ _SECRET_VALUE = re.compile(
 _ENV_SOURCES = ("configMapKeyRef", "fieldRef", "fileKeyRef", "resourceFieldRef", "secretKeyRef")
 
 
-SHADOWED_ENV = {
-    "OPENAI_API_KEY": "its openAiApiKey parameter",
-    "OPENAI_BASE_URL": "the AI gateway (spec.aiGatewayRef)",
-}
-"""Variables the evaluate-template sets on its step, where they override the workflow's env."""
-
-
-@check("semantic/literal-secret", "semantic/duplicate-env", "semantic/env-value-and-from", "semantic/env-shadowed")
+@check("semantic/literal-secret", "semantic/duplicate-env", "semantic/env-value-and-from")
 def env(doc: dict[str, Any], report: Report) -> None:
     """Literal secrets, duplicate names, and value/valueFrom combinations a Pod would reject."""
     names: dict[str, int] = {}
@@ -289,10 +322,6 @@ def env(doc: dict[str, Any], report: Report) -> None:
             report("semantic/duplicate-env", (*at, "name"), f'env "{name}" is also set by env[{names[name]}]; '
                    "only the last one takes effect", "remove one of them")
         names[name] = i
-        if name in SHADOWED_ENV:
-            report("semantic/env-shadowed", (*at, "name"), f'the evaluate step sets {name} from {SHADOWED_ENV[name]}, '
-                   "which overrides this entry", "point spec.aiGatewayRef at an AI gateway that holds the model "
-                   "credentials; the judge then needs no key of its own")
         value = item.get("value")
         source = item.get("valueFrom")
         if isinstance(value, str) and value and isinstance(source, dict):
@@ -310,6 +339,32 @@ def env(doc: dict[str, Any], report: Report) -> None:
             report("semantic/literal-secret", (*at, "value"),
                    f'env "{name}" has a literal value that looks like a secret (value not shown)',
                    "store it in a Secret and use valueFrom.secretKeyRef")
+
+
+# --- the judge ------------------------------------------------------------------------------------------
+
+NO_GATEWAY = "semantic/no-gateway"
+
+
+@check(NO_GATEWAY)
+def gateway(doc: dict[str, Any], report: Report) -> None:
+    """Without an AI gateway the judge goes to api.openai.com with no key: every metric is skipped, the run green.
+
+    Dropped by the engine when a RenderDefaults file names a default gateway (``spec.aiGateway.name``), the way
+    the operator falls back to the first AiGateway in namespace ai-gateway.
+    """
+    from kubectl_testbench.render.settings import ANNOTATION_GATEWAY_URL
+
+    spec = _spec(doc)
+    if spec.get("aiGatewayRef") is not None or not spec:
+        return
+    annotations = _dict(_dict(doc.get("metadata")).get("annotations"))
+    if annotations.get(ANNOTATION_GATEWAY_URL):
+        return
+    report(NO_GATEWAY, ("spec",), "no AI gateway for the judge: the evaluate phase would call api.openai.com "
+           "without an API key, skip every metric and still end green",
+           "set spec.aiGatewayRef {name, namespace}, or name a default gateway in testbench-defaults.yaml "
+           "(spec.aiGateway.name) as the operator finds one in namespace ai-gateway")
 
 
 # --- references, names and labels --------------------------------------------------------------------

@@ -75,7 +75,7 @@ def test_invalid_result_exits_1_and_writes_nothing(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "error[metadata" in result.stderr or "error[schema" in result.stderr
     assert result.stderr.rstrip().endswith("error: the imported Experiment is invalid; nothing was written "
-                                           "(2 scenarios (2 steps) from 1 file, 4 warnings)")
+                                           "(2 scenarios (2 steps) from 1 file, 5 warnings)"), "4 + no-gateway"
     assert target.read_text(encoding="utf-8") == "old content\n"
     assert not dataset.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.yaml"]
@@ -120,12 +120,25 @@ def test_a_dataset_too_large_for_a_configmap_needs_dataset_out(tmp_path: Path) -
     assert len(json.loads(out.read_text(encoding="utf-8"))["scenarios"]) == 600
 
 
+def test_no_gateway_is_reported_only_where_the_file_lands_without_one(tmp_path: Path) -> None:
+    """On stdout the destination is unknown (validate/render check it there); next to a testbench-defaults.yaml
+    that names a gateway the file is fine."""
+    assert "semantic/no-gateway" not in cli(*BASE, "--from", "orloj", TRIAGE).stderr
+    bare = cli(*BASE, "--from", "orloj", TRIAGE, "--output-file", str(tmp_path / "bare.yaml"))
+    assert "warning[semantic/no-gateway]" in bare.stderr
+    (tmp_path / "team").mkdir()
+    (tmp_path / "team" / "testbench-defaults.yaml").write_text(
+        "apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: RenderDefaults\nspec:\n  aiGateway: {name: gw}\n")
+    covered = cli(*BASE, "--from", "orloj", TRIAGE, "--output-file", str(tmp_path / "team" / "exp.yaml"))
+    assert covered.exit_code == 0 and "semantic/no-gateway" not in covered.stderr
+
+
 def test_strict_turns_warnings_into_failures(tmp_path: Path) -> None:
     target = tmp_path / "out.yaml"
     result = cli(*BASE, "--from", "orloj", TRIAGE, "--strict", "--output-file", str(target))
     assert result.exit_code == 1
     assert result.stderr.rstrip().endswith("error: --strict: warnings count as failures; nothing was written "
-                                           "(2 scenarios (2 steps) from 1 file, 4 warnings)")
+                                           "(2 scenarios (2 steps) from 1 file, 5 warnings)"), "4 + no-gateway"
     assert not target.exists()
     result = cli(*BASE, "--from", "json", "json/split.json", "--strict")  # nothing to report
     assert result.exit_code == 0, result.stderr

@@ -193,7 +193,7 @@ def test_workflows_pass_actionlint(tmp_path: Path) -> None:
 def test_validate_step_passes_on_valid_experiments(workspace: Path, tmp_path: Path) -> None:
     proc = run_step("Validate", {"paths": "experiments"}, workspace, console_script(tmp_path / "bin"))
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "5 files, 4 experiments: 4 valid, 0 invalid, 0 warnings (1 other document skipped)\n"
+    assert proc.stdout == "6 files, 4 experiments: 4 valid, 0 invalid, 0 warnings (2 other documents skipped)\n"
     assert (workspace / "summary.md").read_text().startswith("### kubectl-testbench validate\n")
 
 

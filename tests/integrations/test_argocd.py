@@ -190,7 +190,7 @@ def test_generate_prints_only_manifests_with_parameters_and_env_applied(app_dir:
     assert all(d["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"] for d in docs)
     smoke = next(d for d in docs if d["metadata"]["name"] == "smoke-team-a-workflow")  # ARGOCD_APP_NAMESPACE
     evaluate = next(u for u in smoke["spec"]["use"] if u["name"] == "evaluate-template")
-    assert evaluate["config"]["openAiBasePath"] == "http://gateway.team-a.svc.cluster.local:4000"
+    assert evaluate["config"]["openAiBasePath"] == "http://gateway.team-a.svc.cluster.local.:4000"
     # exactly what `render` prints with the same settings: the plugin adds nothing and drops nothing
     expected = run_cli("render", str(app_dir), "-n", "team-a", "--testkube-namespace", "qa-testkube",
                        "--ai-gateway-port", "4000", "--argocd-sync-waves")
@@ -236,7 +236,7 @@ def test_an_invalid_experiment_fails_with_the_error_on_stderr_and_nothing_on_std
     assert proc.stdout == ""
     assert re.search(r"weather-inline\.yaml:\d+:\d+: error\[schema/maximum\] "
                      r"spec\.dataset\.inline\.defaultThreshold: Invalid value: 1\.5", proc.stderr)
-    assert "error: nothing generated: 6 files, 5 experiments: 4 valid, 1 invalid" in proc.stderr
+    assert "error: nothing generated: 7 files, 5 experiments: 4 valid, 1 invalid" in proc.stderr
     assert proc.stderr.startswith("./weather-inline.yaml:24:25: error[schema/maximum]")
 
 
@@ -318,7 +318,7 @@ def test_the_example_application_renders_with_its_own_parameters(bin_dir: Path) 
     docs = manifests_only(proc.stdout)
     workflows = [d for d in docs if d["kind"] == "TestWorkflow"]
     assert len(workflows) == 4
-    assert "http://ai-gateway.ai-gateway.svc.cluster.local:4000" in proc.stdout
+    assert "http://ai-gateway.ai-gateway.svc.cluster.local.:4000" in proc.stdout
     assert {d["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"] for d in docs} == {"0", "1", "2"}
 
 

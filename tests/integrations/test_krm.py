@@ -31,7 +31,7 @@ EXPERIMENT: dict[str, Any] = {
     "metadata": {"name": "docs-rag", "namespace": "knowledge",
                  "annotations": {PATH_KEY: "exps/docs.yaml", INDEX_KEY: "0", "config.kubernetes.io/index": "0",
                                  "config.k8s.io/id": "2"}},
-    "spec": {"agentRef": {"name": "docs-agent"},
+    "spec": {"agentRef": {"name": "docs-agent"}, "aiGatewayRef": {"name": "ai-gateway", "namespace": "ai-gateway"},
              "dataset": {"inline": {"llmAsAJudgeModel": "gpt-4o-mini", "scenarios": [
                  {"name": "s1", "steps": [{"input": "Where is ${HOME}?",
                                            "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]}]}]}}},

@@ -16,11 +16,16 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 CORPORA = (ROOT / "examples", ROOT / "tests" / "validate" / "corpus", ROOT / "tests" / "hostile" / "corpus")
 
 
+LOCAL_CONFIG = frozenset({"testbench-defaults.yaml"})
+"""RenderDefaults files configure render on the user's machine and are never sent to a cluster."""
+
+
 def corpus_files() -> list[Path]:
-    """Every file of our corpora: examples, the negative corpus and the hostile corpus."""
+    """Every file of our corpora (examples, the negative corpus, the hostile corpus) that could reach the server."""
     files: list[Path] = []
     for root in CORPORA:
-        files.extend(p for p in sorted(root.rglob("*")) if p.is_file() and p.suffix in (".yaml", ".yml", ".json"))
+        files.extend(p for p in sorted(root.rglob("*")) if p.is_file() and p.suffix in (".yaml", ".yml", ".json")
+                     and p.name not in LOCAL_CONFIG)
     return files
 
 

@@ -66,7 +66,8 @@ def test_every_case_has_an_expectation() -> None:
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_defect_findings(name: str) -> None:
     result = validate_text(BY_NAME[name].text, "t.yaml")
-    found = sorted((d.rule, d.path, d.line, d.col) for d in result.diagnostics)
+    # semantic/no-gateway is about where the judge runs, not API-server parity: none of these cases names one
+    found = sorted((d.rule, d.path, d.line, d.col) for d in result.diagnostics if d.rule != "semantic/no-gateway")
     assert found == sorted(EXPECTED[name])
 
 
