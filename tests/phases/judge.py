@@ -10,6 +10,7 @@ real number. It records each request's ``Authorization`` header and parsed body 
 from __future__ import annotations
 
 import json
+import re
 import threading
 from typing import Any
 
@@ -39,33 +40,38 @@ def find_schema(messages: list[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-def instance(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
-    """A valid instance of a (pydantic-generated) JSON schema, with plausible judge values."""
+_POSITIVE = ("1", 1, "yes", "true", "pass", "correct")
+_NEGATIVE_FLAG = re.compile(r"refus|hallucinat|contradict|error|irrelevant|noncommittal|^not_|_not_", re.IGNORECASE)
+
+
+def instance(schema: dict[str, Any], defs: dict[str, Any] | None = None, name: str = "") -> Any:
+    """A valid instance of a (pydantic-generated) JSON schema, with plausible judge values: a good answer
+    (verdict "1", topics on topic, nothing refused), so metrics score high rather than a degenerate 0."""
     defs = defs if defs is not None else {**schema.get("$defs", {}), **schema.get("definitions", {})}
     if "$ref" in schema:
-        return instance(defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
+        return instance(defs[schema["$ref"].rsplit("/", 1)[-1]], defs, name)
     for key in ("anyOf", "oneOf", "allOf"):
         if key in schema:
             options = [s for s in schema[key] if s.get("type") != "null"] or schema[key]
-            return instance(options[0], defs)
+            return instance(options[0], defs, name)
     if "const" in schema:
         return schema["const"]
     if "enum" in schema:
-        return schema["enum"][0]
+        return next((v for v in _POSITIVE if v in schema["enum"]), schema["enum"][0])
     kind = schema.get("type", "object" if "properties" in schema else "string")
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), "string")
     if kind == "object":
-        return {name: instance(sub, defs) for name, sub in schema.get("properties", {}).items()}
+        return {key: instance(sub, defs, key) for key, sub in schema.get("properties", {}).items()}
     if kind == "array":
-        return [instance(schema.get("items", {}), defs) for _ in range(max(1, schema.get("minItems", 1)))]
+        return [instance(schema.get("items", {}), defs, name) for _ in range(max(1, schema.get("minItems", 1)))]
     if kind == "integer":
         low, high = schema.get("minimum", 0), schema.get("maximum", 1)
         return 1 if low <= 1 <= high else low
     if kind == "number":
         return min(max(SCORE, schema.get("minimum", 0.0)), schema.get("maximum", 1.0))
     if kind == "boolean":
-        return True
+        return not _NEGATIVE_FLAG.search(name)
     return "The stand-in judge finds the answer correct and on topic."
 
 
