@@ -61,6 +61,11 @@ def main() -> None:
         except Exception as exc:  # the evaluate phase fails on exactly this and records score null
             unscorable[name] = "the evaluate phase cannot build it: " + str(exc).splitlines()[0]
             continue
+        allowed = getattr(metric._metric, "allowed_values", (0.0, 1.0))
+        if isinstance(allowed, tuple) and len(allowed) == 2 and not 0 <= allowed[0] <= allowed[1] <= 1:
+            unscorable[name] = (f"it scores on a {allowed[0]:g}-{allowed[1]:g} scale and the phase accepts only "
+                                "scores in [0, 1], so every answer above the bottom of the scale gets no score")
+            continue
         base = set(metric._build_ragas_params(step()))
         feeds = {field: set(metric._build_ragas_params(step(**{field: SAMPLE[field]}))) - base
                  for field in Reference.model_fields if field in SAMPLE}

@@ -65,9 +65,10 @@ def instance(schema: dict[str, Any], defs: dict[str, Any] | None = None, name: s
         return {key: instance(sub, defs, key) for key, sub in schema.get("properties", {}).items()}
     if kind == "array":
         return [instance(schema.get("items", {}), defs, name) for _ in range(max(1, schema.get("minItems", 1)))]
-    if kind == "integer":
-        low, high = schema.get("minimum", 0), schema.get("maximum", 1)
-        return 1 if low <= 1 <= high else low
+    if kind == "integer":  # the best rating the field's description offers ("Accuracy rating (0, 2, or 4)")
+        low, high = schema.get("minimum", 0), schema.get("maximum", 10**9)
+        offered = [n for n in map(int, re.findall(r"\b\d+\b", schema.get("description", ""))) if low <= n <= high]
+        return max(offered) if offered else (1 if low <= 1 <= high else low)
     if kind == "number":
         return min(max(SCORE, schema.get("minimum", 0.0)), schema.get("maximum", 1.0))
     if kind == "boolean":

@@ -99,3 +99,25 @@ def phase_steps(manifests: list[dict[str, Any]], *, origins: Mapping[str, str],
         steps.append(PhaseStep(name=phase.step, argv=args, env=env, working_dir=layout.WORKING_DIR,
                                files=mounted))
     return steps
+
+
+def origin(url: str) -> str:
+    """``scheme://host[:port]`` of a URL."""
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://{rest.split('/', 1)[0]}"
+
+
+def in_cluster_origins(manifests: list[dict[str, Any]]) -> dict[str, str]:
+    """The in-cluster (and dataset) origins the rendered workflow reaches, by role: agent, judge, otlp, s3, url."""
+    spec = workflow(manifests)["spec"]
+    found: dict[str, str] = {}
+    for use in spec["use"]:
+        config = use.get("config") or {}
+        for key, role in (("agentUrl", "agent"), ("openAiBasePath", "judge"), ("url", "url")):
+            if key in config:
+                found[role] = origin(config[key])
+    for entry in (spec.get("container") or {}).get("env", []):
+        for name, role in (("OTEL_EXPORTER_OTLP_ENDPOINT", "otlp"), ("MINIO_ENDPOINT", "s3")):
+            if entry["name"] == name and "value" in entry:
+                found[role] = origin(entry["value"])
+    return found
