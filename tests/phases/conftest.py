@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from collections.abc import Iterator
@@ -27,7 +28,7 @@ def _progress(message: str) -> None:
 def phase_env() -> Env:
     """agentic-layer-testbench 0.10.0 in its cached virtualenv; skipped only where no Python >= 3.12 exists."""
     try:
-        python, version = phase_env_module.find_python()
+        python, version = phase_env_module.find_python(os.environ.get("KUBECTL_TESTBENCH_PHASE_PYTHON") or None)
     except PhaseEnvError as exc:
         pytest.skip(str(exc))
     return phase_env_module.ensure_env(phase_env_module.phase_spec(), python, version,
