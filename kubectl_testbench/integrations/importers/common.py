@@ -298,8 +298,7 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
             steps.append(_step(step, metrics))
         scenarios.append({"name": name, "steps": steps})
     for metric, (count, first) in dropped.items():
-        warnings.at(first, f"{metric} is not carried over ({count} time{'s' if count > 1 else ''}, this is the "
-                           f"first): {never_scores(metric)}")
+        warnings.at(first, dropped_message(metric, count))
     for (metric, need), (count, first) in lacking.items():
         warnings.at(first, f"--metric {metric} needs reference.{need}, which {count} step"
                            f"{' lacks' if count == 1 else 's lack'} (this is the first)")
@@ -340,13 +339,18 @@ def never_scores(name: str) -> str | None:
     return f"{PHASE_PACKAGE} has no metric of that name in ragas.metrics.collections"
 
 
+def dropped_message(metric: str, steps: int) -> str:
+    """The warning for a metric left out because it would never score (once per metric, at its first step)."""
+    return (f"{metric} is not carried over ({steps} step{'s' if steps > 1 else ''}, the first here): "
+            f"{PHASE_PACKAGE} cannot score it (kubectl testbench explain metrics says why and lists those that do)")
+
+
 def _scorable(step: StepSpec, metrics: list[MetricSpec], dropped: dict[str, tuple[int, Origin]]) -> list[MetricSpec]:
     """The metrics that can score; the rest are counted in ``dropped``. A step left with none gets the defaults."""
     kept = [m for m in metrics if never_scores(m.name) is None]
-    for metric in metrics:
-        if never_scores(metric.name) is not None:
-            count, first = dropped.get(metric.name, (0, step.origin))
-            dropped[metric.name] = (count + 1, first)
+    for name in dict.fromkeys(m.name for m in metrics if never_scores(m.name) is not None):
+        count, first = dropped.get(name, (0, step.origin))
+        dropped[name] = (count + 1, first)
     return kept if kept or not metrics else default_metrics(step)
 
 
