@@ -149,3 +149,13 @@ def test_the_normal_cli_never_imports_the_phase_machinery() -> None:
                            "if m.startswith('kubectl_testbench.phases')))"], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_docs_map_the_default_image_tag_to_the_package_version_the_tests_run() -> None:
+    """Changing either constant without the other (and the docs) fails here."""
+    from kubectl_testbench import layout
+    from tests.conftest import ROOT
+
+    table = (ROOT / "docs" / "phases.md").read_text(encoding="utf-8").split("## Image tag and package version")[1]
+    assert f"| `{layout.DEFAULT_IMAGE_TAG}` | `kubectl_testbench/layout.py: DEFAULT_IMAGE_TAG`" in table
+    assert f"| `{env.PACKAGE_VERSION}` | `kubectl_testbench/phases/env.py: PACKAGE_VERSION`" in table

@@ -202,7 +202,7 @@ def test_defect_todays_workflow_passes_an_empty_api_key_so_nothing_scores_and_ev
 def test_defect_run_phase_exports_spans_to_localhost_4318_without_an_endpoint_unless_the_sdk_is_disabled(
         phase_env: Env, agent: A2AAgentStandIn, tmp_path: Path) -> None:
     """The package always installs an OTLP span exporter; with no endpoint it retries localhost:4318 (the stall
-    measured in benchmarks/phase_otlp_stall.py). OTEL_SDK_DISABLED=true removes the export entirely."""
+    measured by benchmarks/phases.py). OTEL_SDK_DISABLED=true removes the export entirely."""
     dataset = {"scenarios": [{"name": "one", "steps": [{"input": "hi", "metrics": []}]}]}
     files = {"/data/datasets/experiment.json": json.dumps(dataset).encode()}
     argv = ("-m", "testbench.run", agent.url, "stall")
