@@ -1,6 +1,6 @@
 """Timings of the phase package on this machine: the phase environment, each phase, and the OTLP stall.
 
-    python benchmarks/phases.py [--cache-dir DIR]
+    python benchmarks/phases.py
 
 1. the phase environment: a cold build into an empty cache dir (pip's own download cache stays as it is), then
    a warm lookup of the same key;
@@ -34,9 +34,7 @@ from tests.phases.otlp import OtlpStandIn  # noqa: E402
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cache-dir", type=Path, default=None, help="warm cache to reuse (default: user cache)")
-    args = parser.parse_args()
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     python, version = phase_env.find_python()
     rows: list[tuple[str, float]] = []
     with tempfile.TemporaryDirectory() as tmp:

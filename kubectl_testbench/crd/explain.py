@@ -142,5 +142,6 @@ def metrics_table() -> str:
         lines.append(f"{name:36} {needs:37} {', '.join(PARAMETERS[name]) or '-'}".rstrip())
     lines += ["", "Never scored (validate reports them as errors):", ""]
     lines += [f"{name:36} {UNSCORABLE[name]}" for name in sorted(UNSCORABLE)]
-    lines += [f"{name:36} old name of {new}; not in ragas.metrics.collections" for name, new in sorted(OLD_NAMES.items())]
+    lines += [f"{name:36} old name of {new}; not in ragas.metrics.collections"
+              for name, new in sorted(OLD_NAMES.items())]
     return "\n".join(lines) + "\n"

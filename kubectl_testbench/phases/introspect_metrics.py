@@ -23,10 +23,10 @@ os.environ["OPENAI_API_KEY"] = "introspection-only"
 os.environ["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"
 os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
 
-from importlib.metadata import version  # noqa: E402
+from importlib.metadata import version
 
-from testbench.metrics.ragas.adapter import RagasFrameworkAdapter  # type: ignore[import-not-found]  # noqa: E402
-from testbench.schema.models import ExecutedStep, Reference, ToolCall, Turn  # type: ignore[import-not-found]  # noqa: E402
+from testbench.metrics.ragas.adapter import RagasFrameworkAdapter  # type: ignore[import-not-found]
+from testbench.schema.models import ExecutedStep, Reference, ToolCall, Turn  # type: ignore[import-not-found]
 
 CAMEL = {"response": "response", "tool_calls": "toolCalls", "topics": "topics",
          "retrieved_contexts": "retrievedContexts"}

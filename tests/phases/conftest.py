@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 

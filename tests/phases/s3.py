@@ -16,7 +16,6 @@ from pathlib import Path
 from types import TracebackType
 
 from kubectl_testbench.phases.env import EnvSpec
-
 from tests.phases.standin_http import LOOPBACK
 
 MOTO_SPEC = EnvSpec(name="s3-stand-in", requirements=("moto[server]==5.2.5",))

@@ -113,7 +113,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, EnvSpec, list
 
 def test_a_build_lands_under_its_key_complete_with_relocated_scripts(built: tuple[Path, EnvSpec, list[str],
                                                                                     env.Env]) -> None:
-    cache, spec, messages, first = built
+    cache, _spec, messages, first = built
     assert first.built and first.root == cache / first.key and first.root.name.startswith("stand-in-pkg-py")
     assert [p.name for p in cache.iterdir()] == [first.key], "no temporary build directory is left behind"
     script = first.root / "bin" / "standin-pkg"

@@ -30,7 +30,8 @@ def render(path: str, *args: str) -> list[dict[str, Any]]:
     result = run_cli("render", path, "-o", "json", *args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    return list(data["items"] if "items" in data else data)
+    items = data["items"] if isinstance(data, dict) else data
+    return list(items)
 
 
 def dataset_json(manifests: list[dict[str, Any]]) -> bytes:
@@ -51,7 +52,8 @@ def _substitute(text: str, config: Mapping[str, str], execution: Mapping[str, st
             return execution[expression.removeprefix("execution.")]
         config_match = _CONFIG.fullmatch(expression)
         if config_match is None:
-            raise ValueError(f"expression {{{{ {expression} }}}} is beyond this stand-in resolver: use render --resolve")
+            raise ValueError(f"expression {{{{ {expression} }}}} is beyond this stand-in resolver: "
+                             "use render --resolve")
         value, default = config.get(config_match.group(1), ""), config_match.group(2)
         return value if default is None else (value or default)
 
