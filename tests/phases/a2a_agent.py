@@ -12,8 +12,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from types import TracebackType
-from typing import Any
+from typing import Any, Self
 from uuid import uuid4
 
 import uvicorn
@@ -35,7 +34,7 @@ from a2a.types import (
     TextPart,
 )
 
-from tests.phases.standin_http import LOOPBACK
+from tests.phases.standin_http import LOOPBACK, StandIn
 
 TOOL = "get_weather"
 TOOL_ARGS: dict[str, Any] = {"city": "New York"}
@@ -77,7 +76,7 @@ class ToolUsingExecutor(AgentExecutor):
         raise NotImplementedError("the stand-in agent answers at once; there is nothing to cancel")
 
 
-class A2AAgentStandIn:
+class A2AAgentStandIn(StandIn):
     """Stand-in A2A agent; ``url`` is the agent URL the run phase is given."""
 
     def __init__(self) -> None:
@@ -94,7 +93,7 @@ class A2AAgentStandIn:
         self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True)
 
-    def start(self) -> A2AAgentStandIn:
+    def start(self) -> Self:
         self._thread.start()
         deadline = time.monotonic() + 10
         while not self._server.started and time.monotonic() < deadline:
@@ -107,10 +106,3 @@ class A2AAgentStandIn:
         self._server.should_exit = True
         self._thread.join(timeout=10)
         self._socket.close()
-
-    def __enter__(self) -> A2AAgentStandIn:
-        return self.start()
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.stop()

@@ -13,10 +13,10 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
-from types import TracebackType
+from typing import Self
 
 from kubectl_testbench.phases.env import EnvSpec
-from tests.phases.standin_http import LOOPBACK
+from tests.phases.standin_http import LOOPBACK, StandIn
 
 MOTO_SPEC = EnvSpec(name="s3-stand-in", requirements=("moto[server]==5.2.5",))
 USER = "standin-user"
@@ -29,7 +29,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-class S3StandIn:
+class S3StandIn(StandIn):
     """Stand-in S3 (moto server process); ``url`` is what ``MINIO_ENDPOINT`` must be set to."""
 
     def __init__(self, python: Path) -> None:
@@ -38,7 +38,7 @@ class S3StandIn:
         self.url = f"http://{LOOPBACK}:{self.port}"
         self._process: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> S3StandIn:
+    def start(self) -> Self:
         env = {**os.environ, "AWS_ACCESS_KEY_ID": USER, "AWS_SECRET_ACCESS_KEY": PASSWORD}
         self._process = subprocess.Popen([os.fspath(self.python), "-m", "moto.server", "-H", LOOPBACK,
                                           "-p", str(self.port)], env=env, stdout=subprocess.DEVNULL,
@@ -63,10 +63,3 @@ class S3StandIn:
             except subprocess.TimeoutExpired:
                 self._process.kill()
                 self._process.wait()
-
-    def __enter__(self) -> S3StandIn:
-        return self.start()
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.stop()

@@ -5,11 +5,29 @@ from __future__ import annotations
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
+from typing import Self
 
 LOOPBACK = "127.0.0.1"
 
 
-class StandInServer:
+class StandIn:
+    """Started and stopped by the test that uses it: ``with StandIn...() as standin:``."""
+
+    def start(self) -> Self:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+
+class StandInServer(StandIn):
     """A stand-in HTTP server bound to 127.0.0.1 on a free port, served from a daemon thread."""
 
     def __init__(self, handler: type[BaseHTTPRequestHandler]) -> None:
@@ -23,7 +41,7 @@ class StandInServer:
         host, port = self.httpd.server_address[:2]
         return f"http://{host}:{port}"
 
-    def start(self) -> StandInServer:
+    def start(self) -> Self:
         self._thread.start()
         return self
 
@@ -31,13 +49,6 @@ class StandInServer:
         self.httpd.shutdown()
         self.httpd.server_close()
         self._thread.join(timeout=10)
-
-    def __enter__(self) -> StandInServer:
-        return self.start()
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.stop()
 
 
 class QuietHandler(BaseHTTPRequestHandler):
