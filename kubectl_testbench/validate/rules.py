@@ -119,8 +119,9 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("semantic/dns-label", E, "An agent or gateway name/namespace is not a DNS-1123 label (it becomes a hostname)."),
     ("semantic/inline-size", E, "The inline dataset does not fit in a ConfigMap (1 MiB)."),
     ("semantic/inline-size-near", W, "The inline dataset uses over 90% of a ConfigMap's 1 MiB."),
-    ("semantic/unknown-metric", W, "The metric name is not a RAGAS metric we know."),
-    ("semantic/metric-reference", W, "A metric needs reference data the step does not provide."),
+    ("semantic/unknown-metric", E, "The metric name is not a metric class the evaluate phase finds."),
+    ("semantic/unscorable-metric", E, "The evaluate phase finds the metric but can never score it (no number)."),
+    ("semantic/metric-reference", W, "A metric needs reference data the step does not provide: it gets no score."),
     ("semantic/threshold-without-metrics", W, "A threshold is set but no step has metrics to apply it to."),
     ("semantic/no-metrics", W, "A step has no metrics: it will be run but not scored."),
     ("semantic/object-required", E, "args, parameters or customValues is not an object; the run phase's models "

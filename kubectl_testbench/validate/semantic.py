@@ -17,7 +17,7 @@ from kubectl_testbench.k8snames import dns1123_label_error, dns1123_subdomain_er
 from kubectl_testbench.load.positions import Path
 from kubectl_testbench.render import naming
 from kubectl_testbench.validate.cron import cron_error
-from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES
+from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES, PHASE_PACKAGE, UNSCORABLE, alternative
 from kubectl_testbench.validate.schema import show
 
 Report = Callable[[str, Path, str, str], None]
@@ -198,10 +198,11 @@ def _dataset_inline(doc: dict[str, Any]) -> dict[str, Any] | None:
     return inline if isinstance(inline, dict) else None
 
 
-@check("semantic/unknown-metric", "semantic/metric-reference", "semantic/threshold-without-metrics",
+@check("semantic/unknown-metric", "semantic/unscorable-metric", "semantic/metric-reference",
+       "semantic/threshold-without-metrics",
        "semantic/no-metrics", "semantic/duplicate-scenario", reads=("spec", "dataset", "inline"))
 def metrics(doc: dict[str, Any], report: Report) -> None:
-    """Metric names are RAGAS metrics we know, and each step carries the reference data they need."""
+    """Every metric is one the evaluate phase can score, and each step carries the reference data it needs."""
     inline = _dataset_inline(doc)
     if inline is None:
         return
@@ -235,27 +236,36 @@ def metrics(doc: dict[str, Any], report: Report) -> None:
                    "add metrics to the steps (e.g. - metricName: AgentGoalAccuracyWithoutReference)")
         else:
             report("semantic/no-metrics", (*base, "scenarios"), "no step has metrics: the agent will be run but "
-                   "nothing will be scored", "add metrics to the steps (e.g. - metricName: AnswerRelevancy)")
+                   "nothing will be scored",
+                   "add metrics to the steps (e.g. - metricName: AgentGoalAccuracyWithoutReference)")
 
 
 def _metric(name: str, reference: dict[str, Any], at: Path, step_path: Path, report: Report) -> None:
+    if name in OLD_NAMES:
+        new = OLD_NAMES[name]
+        hint = f'use "{new}"' if new in NEEDS else f'"{new}" cannot be scored either: use "{alternative(reference)}"'
+        report("semantic/unknown-metric", at, f'"{name}" is the old name of {new}; ragas.metrics.collections '
+               f"has no {name}, so the evaluate phase records no score", hint)
+        return
+    if name in UNSCORABLE:
+        report("semantic/unscorable-metric", at, f"{name} never scores with {PHASE_PACKAGE}: {UNSCORABLE[name]}",
+               f'use "{alternative(reference)}", which scores with the reference data this step has')
+        return
     if name not in NEEDS:
         lower = {k.lower(): k for k in NEEDS}
         if name.lower() in lower:
             hint = f'did you mean "{lower[name.lower()]}"? Metric names are RAGAS class names, case-sensitive'
         else:
             close = difflib.get_close_matches(name, list(NEEDS), n=1, cutoff=0.6)
-            hint = f'did you mean "{close[0]}"?' if close else "see kubectl testbench explain metrics"
-        report("semantic/unknown-metric", at, f'"{name}" is not a RAGAS metric known to the evaluate phase', hint)
+            hint = (f'did you mean "{close[0]}"?' if close else
+                    f'use "{alternative(reference)}"; kubectl testbench explain metrics lists the others')
+        report("semantic/unknown-metric", at, f'"{name}" is not a metric the evaluate phase knows', hint)
         return
     missing = [field for field in NEEDS[name] if not reference.get(field)]
     if missing:
         wanted = " and ".join(f"reference.{m}" for m in missing)
-        report("semantic/metric-reference", at, f"{name} needs {wanted}, which this step does not provide",
-               f"add {wanted} to the step, or choose a metric that works without it")
-    if name in OLD_NAMES:
-        report("semantic/unknown-metric", at, f'"{name}" is the old name of {OLD_NAMES[name]}',
-               f'use "{OLD_NAMES[name]}"')
+        report("semantic/metric-reference", at, f"{name} needs {wanted}, which this step does not provide, so it "
+               "gets no score", f'add {wanted} to the step, or use "{alternative(reference)}"')
 
 
 # --- what the run phase's models accept ----------------------------------------------------------------------

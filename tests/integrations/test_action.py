@@ -217,7 +217,7 @@ def test_validate_step_annotates_and_fails_and_sarif_step_keeps_going(workspace:
 
 def test_strict_input_fails_on_warnings(workspace: Path, tmp_path: Path) -> None:
     warned = workspace / "experiments" / "weather-inline.yaml"
-    warned.write_text(warned.read_text().replace("AgentGoalAccuracyWithoutReference", "MadeUpMetric"))
+    warned.write_text(warned.read_text() + "  trigger:\n    concurrencyPolicy: Forbid\n")  # trigger-inactive
     bin_dir = console_script(tmp_path / "bin")
     lenient = run_step("Validate", {"paths": "experiments"}, workspace, bin_dir)
     strict = run_step("Validate", {"paths": "experiments", "strict": "true"}, workspace, bin_dir)

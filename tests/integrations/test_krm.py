@@ -143,7 +143,7 @@ def test_an_invalid_experiment_is_kept_and_reported_with_its_field_and_file() ->
 
 def test_strict_turns_warnings_into_errors() -> None:
     warned = copy.deepcopy(EXPERIMENT)
-    warned["spec"]["dataset"]["inline"]["scenarios"][0]["steps"][0]["metrics"][0]["metricName"] = "MadeUpMetric"
+    warned["spec"]["trigger"] = {"concurrencyPolicy": "Forbid"}  # semantic/trigger-inactive, a warning
     code, out, _ = run_krm(resource_list(warned))
     assert code == 0 and [r["severity"] for r in out["results"]] == ["warning", "info"]
     code, out, _ = run_krm(resource_list(warned, data={"strict": "true"}))

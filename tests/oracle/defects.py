@@ -73,5 +73,5 @@ CASES = [
     Case(10, "spec-null", HEAD + "metadata:\n  name: exp\nspec: null\n", False),
     Case(10, "infinite-threshold", HEAD + "metadata:\n  name: exp\nspec:\n  agentRef:\n    name: agent\n  dataset:\n"
          "    inline:\n      defaultThreshold: .inf\n      scenarios:\n      - name: s\n        steps:\n"
-         "        - input: hi\n          metrics:\n          - metricName: AnswerRelevancy\n", True),
+         "        - input: hi\n          metrics:\n          - metricName: AgentGoalAccuracyWithoutReference\n", True),
 ]

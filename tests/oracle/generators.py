@@ -20,7 +20,7 @@ API_VERSION = "testbench.agentic-layer.ai/v1alpha1"
 Generator = Callable[[random.Random], bytes]
 GENERATORS: dict[str, Generator] = {}
 
-METRICS = ["AgentGoalAccuracyWithoutReference", "AnswerRelevancy", "AspectCritic"]
+METRICS = ["AgentGoalAccuracyWithoutReference", "AnswerAccuracy", "ToolCallAccuracy"]  # scorable (metrics.json)
 WORDS = ["weather", "agent", "a", "x1", "team-a", "rag", "eval", "z"]
 
 

@@ -60,7 +60,8 @@ def test_status_is_dropped_before_validation_but_strict_decoding_sees_its_unknow
 
 
 def test_strict_turns_warnings_into_failures() -> None:
-    text = VALID.replace("AgentGoalAccuracyWithReference", "AgentGoalAcuracy")
+    text = VALID + "  trigger:\n    concurrencyPolicy: Forbid\n"  # semantic/trigger-inactive, a warning
+    assert rules(text) == ["semantic/trigger-inactive"]
     assert validate_text(text, "t.yaml").counts.valid == 1
     assert validate_text(text, "t.yaml", Options(strict=True)).counts.invalid == 1
 
