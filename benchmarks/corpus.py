@@ -101,3 +101,19 @@ def write_big(path: Path, steps: int) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(dump(experiment(0, steps_total=steps)))
     return path
+
+
+def write_json(files: list[Path], directory: Path) -> list[Path]:
+    """The same Experiments as JSON files (kubectl reads them with a JSON decoder)."""
+    import json
+
+    import yaml
+
+    directory.mkdir(parents=True, exist_ok=True)
+    out = []
+    for path in files:
+        target = directory / (path.stem + ".json")
+        if not target.exists():
+            target.write_text(json.dumps(yaml.safe_load(path.read_text()), indent=2))
+        out.append(target)
+    return out

@@ -30,7 +30,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from corpus import write_big, write_corpus, write_fixable_corpus  # noqa: E402
+from corpus import write_big, write_corpus, write_fixable_corpus, write_json  # noqa: E402
 
 PY = sys.executable
 SCHEMA = ROOT / "schemas" / "experiment.schema.json"
@@ -156,15 +156,34 @@ def main() -> int:
         if cmd:
             results["peer big"] = run(cmd, repeats, f"check-jsonschema ({big_steps} steps)", 1)
         results["validate big"] = run(ours("validate", str(big)), repeats, f"validate ({big_steps} steps)", 1)
+        json_files = write_json(corpora[100], args.corpus / "n100-json")
+        results["validate-json 100"] = run(ours("validate", str(json_files[0].parent)), repeats,
+                                           "validate (JSON)", 100)
+        [big_json] = write_json([big], args.corpus / f"big-{big_steps}-json")
+        results["validate-json big"] = run(ours("validate", str(big_json)), repeats,
+                                           f"validate ({big_steps} steps, JSON)", 1)
         results["render big"] = run(ours("render", "--no-defaults", str(big)), repeats,
                                     f"render ({big_steps} steps)", 1)
 
     report = format_report(results, sizes, big_steps, repeats, args.quick)
+    if not args.quick:
+        report += agreement_section()
     print(report)
     if not args.quick:
         args.output.write_text(report)
         print(f"written to {args.output}")
     return 0
+
+
+def agreement_section() -> str:
+    """The oracle agreement figure (benchmarks/agreement.py), next to the speed figures."""
+    proc = subprocess.run([PY, str(HERE / "agreement.py")], capture_output=True, text=True, check=False,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    body = proc.stdout.strip() if proc.returncode in (0, 1) else f"not measured: {proc.stderr.strip()}"
+    return ("\n## Agreement with the API server's own code\n\n"
+            "Files whose verdict and error field paths agree with the Go oracle (tests/oracle: Kubernetes' own "
+            "YAML/JSON decoding and kube-openapi validation after structural pruning and defaulting), allow-list "
+            "in tests/oracle/allowlist.yaml. `python benchmarks/agreement.py`:\n\n" + body + "\n")
 
 
 def ratio(a: Measure | None, b: Measure | None) -> float | None:

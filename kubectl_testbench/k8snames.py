@@ -62,3 +62,9 @@ def qualified_name_error(key: str) -> str | None:
         return ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with "
                 "an alphanumeric character")
     return None
+
+
+def mask_trailing_dash(name: str) -> str:
+    """A name prefix (generateName) as apimachinery validates it: ``maskTrailingDash`` replaces the last two
+    characters of a name ending in "-" with "a" (NameIsDNSSubdomain(name, prefix=true))."""
+    return name[:-2] + "a" if len(name) > 1 and name.endswith("-") else name

@@ -22,13 +22,11 @@ REPORT_PATH = "/data/results/evaluation_report.html"
 TESTKUBE_NAMESPACE = "testkube"
 
 SETUP_TEMPLATE = "setup-template"
-FETCH_TEMPLATE = "fetch-template"
 RUN_TEMPLATE = "run-template"
 EVALUATE_TEMPLATE = "evaluate-template"
 PUBLISH_TEMPLATE = "publish-template"
 VISUALIZE_TEMPLATE = "visualize-template"
-PHASE_TEMPLATES = (SETUP_TEMPLATE, FETCH_TEMPLATE, RUN_TEMPLATE, EVALUATE_TEMPLATE, PUBLISH_TEMPLATE,
-                   VISUALIZE_TEMPLATE)
+PHASE_TEMPLATES = (SETUP_TEMPLATE, RUN_TEMPLATE, EVALUATE_TEMPLATE, PUBLISH_TEMPLATE, VISUALIZE_TEMPLATE)
 
 TESTWORKFLOW_IMAGE = "ghcr.io/agentic-layer/testbench/testworkflows"
 OPERATOR_IMAGE = "ghcr.io/agentic-layer/testbench/operator"

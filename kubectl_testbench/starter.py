@@ -35,7 +35,7 @@ def starter(name: str, agent: str, *, namespace: str | None = None, agent_namesp
                     "input": "Hello! What can you help me with?",
                     "reference": {"response": "A short, friendly summary of what the agent can do."},
                     "metrics": [{"metricName": "AgentGoalAccuracyWithReference"},
-                                {"metricName": "AnswerRelevancy", "threshold": 0.7}],
+                                {"metricName": "AnswerAccuracy", "threshold": 0.7}],
                 }],
             }],
         }}

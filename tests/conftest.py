@@ -13,6 +13,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 # Tests never read or write the user's cache (CEL outcomes, parser tables): one private dir per run.
+# The one exception is the phase environments (a minute to build, keyed by their contents): see phase_cache_dir.
+USER_CACHE_HOME = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="kubectl-testbench-tests-cache-")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,6 +22,12 @@ EXAMPLES = ROOT / "examples"
 REFERENCE = Path(os.environ.get("TESTBENCH_REFERENCE", ROOT.parent / "shared" / "reference"))
 UPSTREAM = REFERENCE / "testbench-upstream"
 TESTKUBE_CRDS = REFERENCE / "testkube-crds"
+
+
+def phase_cache_dir() -> Path:
+    """Where the tests keep phase virtualenvs: $KUBECTL_TESTBENCH_CACHE_DIR, else the user's own cache, shared
+    with ``run --local`` (the key covers everything that changes an environment, so sharing is safe)."""
+    return Path(os.environ.get("KUBECTL_TESTBENCH_CACHE_DIR") or USER_CACHE_HOME / "kubectl-testbench" / "envs")
 
 
 def require_reference(path: Path) -> Path:

@@ -27,51 +27,65 @@ def argocd() -> None:
 
 @argocd.command()
 def generate() -> None:
-    """Render the Experiments of the Application's directory to stdout.
+    """Print the Application's manifests, with its Experiments compiled, to stdout.
 
-    Reads ARGOCD_APP_NAMESPACE (namespace of Experiments without one), ARGOCD_APP_PARAMETERS or
-    PARAM_* (the plugin parameters), ARGOCD_ENV_* (plugin env; parameters win) and ARGOCD_EXEC_TIMEOUT.
-    Exit codes: 0 rendered, 1 invalid Experiments or none found, 2 bad parameters or unreadable
-    input, 3 internal error or out of time.
+    Every manifest under the path is passed through unchanged; each Experiment is replaced by its
+    ConfigMap/TestWorkflow/TestTrigger. A path holding a kustomization.yaml is built with kustomize
+    first (kustomize build, or kubectl kustomize). Reads ARGOCD_APP_NAMESPACE (namespace of
+    Experiments without one), ARGOCD_APP_PARAMETERS or PARAM_* (the plugin parameters), ARGOCD_ENV_*
+    (plugin env; parameters win), ARGOCD_EXEC_TIMEOUT and KUBECTL_TESTBENCH_RPC_TIMEOUT.
+    Exit codes: 0 rendered, 1 invalid Experiments or nothing to emit, 2 bad parameters, unreadable
+    input, a Helm chart or a failed kustomize build, 3 internal error or out of time.
     """
-    from kubectl_testbench.integrations.argocd import ParameterError, exec_timeout, settings_from_env
-    from kubectl_testbench.render.pipeline import Request, render_all, stream
+    from kubectl_testbench.integrations.argocd import ParameterError, settings_from_env, time_limit
+    from kubectl_testbench.integrations.argocd_app import AppError
+    from kubectl_testbench.integrations.argocd_app import generate as generate_app
+    from kubectl_testbench.safe_text import escape_controls
     from kubectl_testbench.validate.report import text_line
 
     try:
         settings = settings_from_env(os.environ, ".")
     except ParameterError as err:
         for problem in err.problems:
-            click.echo(f"error: {problem}", err=True)
+            click.echo(f"error: {escape_controls(problem)}", err=True)
         sys.exit(EXIT_USAGE)
-    timeout = exec_timeout(os.environ)
-    _arm_deadline(max(1.0, timeout - DEADLINE_MARGIN))
-    request = Request(flags=settings.flags, defaults_file=settings.defaults_file, fmt="yaml",
-                      strict=settings.strict)
+    for warning in settings.warnings:
+        click.echo(f"warning: {escape_controls(warning)}", err=True)
+    limit = time_limit(os.environ)
+    budget = max(1.0, limit - DEADLINE_MARGIN)
+    _arm_deadline(budget)
     try:
-        outcome = render_all(settings.paths, request)
+        app = generate_app(settings.paths, settings.flags, settings.defaults_file, settings.strict, timeout=budget)
     except _DeadlineExceeded:
-        fail(f"rendering did not finish within {timeout - DEADLINE_MARGIN:g} s (ARGOCD_EXEC_TIMEOUT is "
-             f"{timeout:g} s): render fewer paths per Application or raise ARGOCD_EXEC_TIMEOUT on the sidecar",
-             EXIT_INTERNAL)
+        fail(f"generating did not finish within {budget:g} s (Argo CD allows {limit:g} s: the smaller of "
+             "ARGOCD_EXEC_TIMEOUT and the repo-server timeout): split the Application, or raise both "
+             "controller.repo.server.timeout.seconds and ARGOCD_EXEC_TIMEOUT (and KUBECTL_TESTBENCH_RPC_TIMEOUT "
+             "on the sidecar)", EXIT_INTERNAL)
+    except AppError as err:
+        fail(str(err), EXIT_USAGE)
     finally:
         _disarm_deadline()
-    for d in outcome.warnings:
+    for d in app.warnings:
         click.echo(text_line(d), err=True, nl=False)
-    counts = outcome.counts
-    if not outcome.ok:
-        for d in outcome.problems:
+    counts = app.counts
+    if not app.ok:
+        for d in app.problems:
             click.echo(text_line(d), err=True, nl=False)
-        fail(f"nothing rendered: {counts.summary()}", EXIT_USAGE if counts.unreadable else EXIT_FINDINGS)
-    if counts.experiments == 0 and not settings.allow_empty:
-        fail(f"no Experiments found in {', '.join(settings.paths)}; refusing to render nothing, which Argo CD "
-             "would sync as 'delete everything' (set the parameter allow-empty=true if that is intended)",
-             EXIT_FINDINGS)
-    click.echo(stream(outcome.objects, "yaml"), nl=False)
+        fail(f"nothing generated: {counts.summary()}", EXIT_USAGE if counts.unreadable else EXIT_FINDINGS)
+    where = ", ".join(settings.paths)
+    if not app.documents and not settings.allow_empty:
+        fail(f"no manifests and no Experiments found in {where}; refusing to emit nothing, which Argo CD would "
+             "sync as 'delete everything' (set the parameter allow-empty=true if that is intended)", EXIT_FINDINGS)
+    if counts.experiments == 0 and app.documents:
+        click.echo(f"warning: no Experiments found in {escape_controls(where)}: passing the other manifests "
+                   "through unchanged", err=True)
+    click.echo(app.stream(), nl=False)
     origin = ", ".join(f"{k} from {v}" for k, v in settings.sources.items())
-    click.echo(f"kubectl-testbench: {settings.app_name or 'application'}: {len(outcome.objects)} objects from "
-               f"{counts.experiments} Experiments in {', '.join(settings.paths)} (namespace "
-               f"{settings.flags.namespace}{'; ' + origin if origin else ''})", err=True)
+    built = f"; built with {', '.join(app.built)}" if app.built else ""
+    click.echo(escape_controls(
+        f"kubectl-testbench: {settings.app_name or 'application'}: {len(app.documents)} objects ({app.compiled} "
+        f"compiled from {counts.experiments} Experiments, {app.passed_through} passed through) in {where} "
+        f"(namespace {settings.flags.namespace}{built}{'; ' + origin if origin else ''})"), err=True)
 
 
 @argocd.command()
@@ -79,8 +93,9 @@ def generate() -> None:
 def discover(directory: str) -> None:
     """Print the directories under DIRECTORY that hold Experiments, one per line.
 
-    Argo CD's discover.find.command: non-empty output claims the Application for this plugin. Only
-    files that mention testbench.agentic-layer.ai are parsed, so it stays fast on large repositories.
+    A helper for setting the plugin up: plugin.yaml claims only Applications whose path has a
+    .testbench.yaml file (Argo CD's discover.fileName), and this lists the candidates. Only files
+    that mention testbench.agentic-layer.ai are parsed, so it stays fast on large repositories.
     Always exits 0; unreadable files are skipped.
     """
     from kubectl_testbench.integrations.discover import experiment_dirs

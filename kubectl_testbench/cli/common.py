@@ -15,8 +15,14 @@ EXIT_INTERNAL = 3
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    """One line on stderr, then exit: the only way commands report fatal problems."""
-    click.echo(f"error: {message}", err=True)
+    """One line on stderr, then exit: the only way commands report fatal problems.
+
+    Messages quote paths and values from the input; control characters are escaped so the line stays
+    one line (no forged CI log commands, no terminal escapes).
+    """
+    from kubectl_testbench.safe_text import escape_controls
+
+    click.echo(f"error: {escape_controls(message)}", err=True)
     sys.exit(code)
 
 

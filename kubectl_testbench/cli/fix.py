@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
@@ -26,7 +25,8 @@ from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail, jobs_o
 @click.option("--exit-non-zero-on-fix", is_flag=True,
               help="Exit 1 when a file was changed (pre-commit hooks fail on a fix, as formatters do).")
 @click.option("--only-testbench-files", is_flag=True,
-              help="Skip named files that do not mention testbench.agentic-layer.ai without reading them as YAML.")
+              help="Skip files that do not mention testbench.agentic-layer.ai without reading them as YAML, and "
+                   "Go/Helm templates of Experiments with a notice (for hooks that pass every YAML file).")
 @click.option("-q", "--quiet", is_flag=True, help="Report only what changed and what blocked a fix.")
 @jobs_option
 @limits_options
@@ -49,6 +49,7 @@ def fix(paths: tuple[str, ...], show_diff: bool, check: bool, select: tuple[str,
     from kubectl_testbench.fix.apply import FixOptions, fix_paths
     from kubectl_testbench.fix.selection import Selection, SelectorError
     from kubectl_testbench.fix.summary import changed_line, remaining, totals, unified_diff
+    from kubectl_testbench.safe_text import escape_controls
     from kubectl_testbench.validate.diagnostics import Counts
     from kubectl_testbench.validate.engine import Options
 
@@ -56,13 +57,9 @@ def fix(paths: tuple[str, ...], show_diff: bool, check: bool, select: tuple[str,
         selection = Selection.parse(select, ignore)
     except SelectorError as err:
         fail(str(err))
-    if only_testbench_files:
-        from kubectl_testbench.integrations.discover import file_mentions_group
-
-        paths = tuple(p for p in paths if p == "-" or os.path.isdir(p) or file_mentions_group(p))
     write = not (check or show_diff)
-    options = FixOptions(Options(strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes)), selection,
-                         migrate)
+    options = FixOptions(Options(strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes),
+                                 only_testbench_files=only_testbench_files), selection, migrate)
     counts = Counts()
     outcomes = []
     failed_write = False
@@ -70,7 +67,7 @@ def fix(paths: tuple[str, ...], show_diff: bool, check: bool, select: tuple[str,
         outcomes.append(outcome)
         counts.add(outcome.result.counts)
         for note in outcome.notes:
-            click.echo(str(note), err=True)
+            click.echo(escape_controls(str(note)), err=True)
         if outcome.path == "-" and write:
             sys.stdout.buffer.write(outcome.data if outcome.data is not None else (outcome.original or b""))
             sys.stdout.buffer.flush()
@@ -99,6 +96,9 @@ def _write(path: str, data: bytes) -> bool:
     try:
         write_atomic_bytes(path, data, keep_mode=True)
     except OSError as err:
-        click.echo(f"error: cannot write {path}: {err.strerror or err}", err=True)
+        from kubectl_testbench.safe_text import escape_controls
+
+        click.echo(f"error: cannot write {escape_controls(path)}: {escape_controls(str(err.strerror or err))}",
+                   err=True)
         return False
     return True

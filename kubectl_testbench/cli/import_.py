@@ -159,13 +159,30 @@ def _validate(inline: dict[str, Any], written: dict[str, Any], text: str, output
     from kubectl_testbench.validate.engine import validate_text
 
     label = output_file or "<import>"
-    found = [d for d in validate_text(text, label).diagnostics if d.rule not in _COVERED_BY_IMPORTER]
+    found = [d for d in validate_text(text, label, gateway_default=lambda: _gateway_known(output_file)).diagnostics
+             if d.rule not in _COVERED_BY_IMPORTER]
     if external:
         dataset = validate_text(_render(inline, output_format), f"{label} (dataset)").diagnostics
         found.extend(d for d in dataset if d.rule not in _COVERED_BY_IMPORTER | _INLINE_ONLY
                      and d.path.startswith("spec.dataset"))
     return [replace(d, hint="write the dataset to a file for S3 instead: --dataset-out FILE.json --s3-bucket BUCKET")
             if d.rule == "semantic/inline-size" else d for d in found]
+
+
+def _gateway_known(output_file: str | None) -> bool:
+    """Whether the Experiment will have an AI gateway where it lands: a testbench-defaults.yaml naming one next to
+    ``--output-file``. On stdout the destination is unknown, so the gateway check is left to validate/render."""
+    if output_file is None:
+        return True
+    import os
+
+    from kubectl_testbench.render.defaults_file import DefaultsError, discover, load_defaults
+
+    found = discover(output_file, os.path.dirname(os.path.abspath(output_file)))
+    try:
+        return found is not None and load_defaults(found).names_gateway
+    except DefaultsError:
+        return False
 
 
 def _summary(scenarios: int, steps: int, files: int, warnings: int) -> str:

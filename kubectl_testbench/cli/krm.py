@@ -37,16 +37,22 @@ def krm(config: str | None) -> None:
         has_errors,
         load_documents,
         process,
+        rejected_input,
         transform,
+        write_resource_list,
     )
 
     try:
-        docs = load_documents(sys.stdin.buffer.read().decode("utf-8-sig"))
+        source = sys.stdin.buffer.read().decode("utf-8-sig")
+        docs = load_documents(source)
     except (InputError, UnicodeDecodeError) as err:
         fail(str(err))
     try:
         if config is None and len(docs) == 1 and isinstance(docs[0], dict) and docs[0].get("kind") == RESOURCE_LIST:
             out, results = process(docs[0])
+            text = write_resource_list(out, docs[0], source)
+        elif config is None:
+            out, results = rejected_input(docs)
             text = dump(out)
         else:
             function_config = _read_config(config) if config else None

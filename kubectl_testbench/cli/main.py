@@ -60,6 +60,20 @@ class LazyGroup(click.Group):
         command: click.Command = getattr(module, entry[1])
         return command
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                              list[str]]:
+        """As click's, but an unknown name gets the closest known one suggested (``valdate`` → ``validate``)."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in COMMANDS:
+            import difflib
+
+            from kubectl_testbench.safe_text import escape_controls
+
+            close = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.6)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            ctx.fail(f"No such command {escape_controls(name)!r}.{hint}")
+        return super().resolve_command(ctx, args)
+
     def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
         """Subcommand names with their table help, without importing every command module."""
         from click.shell_completion import CompletionItem

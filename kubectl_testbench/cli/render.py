@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from kubectl_testbench.cli.common import EXIT_FINDINGS, fail
 from kubectl_testbench.cli.render_options import RenderArgs, render_into, render_options
 from kubectl_testbench.emit.directory import OutputDirError
 from kubectl_testbench.render.sinks import CheckSink, DirectorySink, Sink, StdoutSink
+from kubectl_testbench.safe_text import escape_controls, safe_log_line
 
 
 @click.command()
@@ -23,33 +25,83 @@ from kubectl_testbench.render.sinks import CheckSink, DirectorySink, Sink, Stdou
               "directory is not up to date.")
 @click.option("-n", "--namespace", default="default", show_default=True,
               help="Namespace of Experiments that do not set metadata.namespace.")
+@click.option("--only-testbench-files", is_flag=True,
+              help="Skip files that do not mention testbench.agentic-layer.ai without reading them as YAML, and "
+                   "Go/Helm templates of Experiments with a notice (for hooks over a whole repository).")
+@click.option("--resolve", is_flag=True, help="Print each TestWorkflow's steps as Testkube will run them: every use "
+              "expanded with the TestWorkflowTemplates, expressions evaluated (execution values are stated "
+              "placeholders), env merged, mounted files with their content. Also takes rendered manifests.")
+@click.option("--templates", "templates_path", type=click.Path(exists=True), default=None, metavar="PATH",
+              help="With --resolve: resolve against the TestWorkflowTemplates in PATH (a cluster's own, e.g. kubectl "
+              "get testworkflowtemplates -n testkube -o yaml) instead of the ones install ships.")
 @render_options
 def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool, namespace: str,
-           render: RenderArgs) -> None:
+           only_testbench_files: bool, resolve: bool, templates_path: str | None, render: RenderArgs) -> None:
     """Compile Experiments into Testkube TestWorkflows, dataset ConfigMaps and TestTriggers.
 
     Everything is validated first (as kubectl testbench validate does); any error means exit 1 and
-    nothing written. Output is byte-for-byte deterministic. Examples:
+    nothing written. Output is deterministic: the same input gives the same bytes. Examples:
 
     \b
       kubectl testbench render experiments/ | kubectl apply --server-side -f -
       kubectl testbench render experiments/ --output-dir rendered/
       kubectl testbench render experiments/ --output-dir rendered/ --check   # CI drift check
+      kubectl testbench render experiments/ --resolve                        # what each step runs
     """
     if not paths:
         fail("no input: give files, directories or - for stdin (see kubectl testbench render --help)")
     if check and output_dir is None:
         fail("--check compares against a directory: give --output-dir")
+    if templates_path is not None and not resolve:
+        fail("--templates is used by --resolve: give --resolve")
+    if resolve:
+        if output_dir is not None:
+            fail("--resolve prints to stdout: drop --output-dir")
+        _resolve(paths, namespace, render, fmt, templates_path)
+        return
     try:
         sink = _sink(fmt, output_dir, check)
     except OutputDirError as err:
         fail(str(err), EXIT_FINDINGS)
     try:
-        render_into(paths, namespace, render, fmt, sink)
-        _finish(sink, output_dir)
+        render_into(paths, namespace, render, fmt, sink, only_testbench_files=only_testbench_files)
+        _finish(sink, output_dir, regenerate_command(paths, output_dir, fmt, namespace, render, only_testbench_files))
     except OutputDirError as err:
         sink.abort()
         fail(str(err), EXIT_FINDINGS)
+
+
+def _resolve(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str, templates_path: str | None) -> None:
+    """Render (validating first), then resolve every TestWorkflow; any workflow that does not resolve is reported
+    on one line and nothing is printed."""
+    from kubectl_testbench.cli.render_options import render_or_exit
+    from kubectl_testbench.emit.yamlout import dump
+    from kubectl_testbench.render.resolve import ExecutionContext, document, resolve_objects
+    from kubectl_testbench.render.resolve.sources import TemplatesError, load_objects, templates_in
+
+    templates = None
+    if templates_path is not None:
+        try:
+            templates = templates_in(load_objects([templates_path]))
+        except TemplatesError as problem:
+            fail(f"--templates: {problem}")
+        if not templates:
+            fail(f"--templates: no TestWorkflowTemplate (testworkflows.testkube.io/v1) in {templates_path}")
+    rendered = render_or_exit(paths, namespace, args, "json", refused="nothing resolved")
+    objects = [r.data for r in rendered if r.data is not None]
+    origins = {id(r.data): r.origin for r in rendered}
+    execution = ExecutionContext()
+    result = resolve_objects(objects, templates, execution)
+    for workflow, err in result.failures:
+        meta = workflow.get("metadata") or {}
+        click.echo(f"{origins.get(id(workflow), '-')}: error[render/resolve] TestWorkflow "
+                   f"{meta.get('namespace')}/{meta.get('name')}: {err}", err=True)
+    if result.failures:
+        click.echo(f"error: nothing resolved: {len(result.failures)} of "
+                   f"{len(result.failures) + len(result.workflows)} TestWorkflows do not resolve", err=True)
+        sys.exit(EXIT_FINDINGS)
+    doc = document(result.workflows, execution)
+    click.echo(json.dumps(doc, indent=4, ensure_ascii=False) + "\n" if fmt == "json" else dump(doc), nl=False)
 
 
 def _sink(fmt: str, output_dir: str | None, check: bool) -> Sink:
@@ -60,19 +112,52 @@ def _sink(fmt: str, output_dir: str | None, check: bool) -> Sink:
     return DirectorySink(Path(output_dir))
 
 
-def _finish(sink: Sink, output_dir: str | None) -> None:
+def _finish(sink: Sink, output_dir: str | None, regenerate: str) -> None:
     count = len(sink.names)
     if isinstance(sink, StdoutSink):
         click.echo(sink.finish(), nl=False)
     elif isinstance(sink, CheckSink):
         diff = sink.finish()
         if diff:
-            click.echo(diff, nl=False)
-            click.echo(f"error: {output_dir} is not up to date with its sources; run kubectl testbench render "
-                       f"--output-dir {output_dir} and commit the result", err=True)
+            # one diff line per output line: file content is user text (no forged CI commands, no escapes)
+            click.echo("".join(safe_log_line(line) + "\n" for line in diff.split("\n")[:-1]), nl=False)
+            click.echo(f"error: {escape_controls(sink.shown)} is not up to date with its sources; regenerate it "
+                       f"with: {escape_controls(regenerate)}", err=True)
             sys.exit(EXIT_FINDINGS)
-        click.echo(f"{output_dir} is up to date ({count} objects)", err=True)
+        click.echo(f"{escape_controls(str(output_dir))} is up to date ({count} objects)", err=True)
     elif isinstance(sink, DirectorySink):
         changes = sink.finish()
-        click.echo(f"{output_dir}: {count} objects; files (with kustomization.yaml): {len(changes.added)} added, "
-                   f"{len(changes.changed)} changed, {len(changes.removed)} removed", err=True)
+        click.echo(f"{escape_controls(str(output_dir))}: {count} objects; files (with kustomization.yaml): "
+                   f"{len(changes.added)} added, {len(changes.changed)} changed, {len(changes.removed)} removed",
+                   err=True)
+
+
+_FLAGS = {"testkube_namespace": "--testkube-namespace", "agent_url": "--agent-url", "agent_port": "--agent-port",
+          "gateway_url": "--ai-gateway-url", "gateway_port": "--ai-gateway-port", "defaults_file": "--defaults",
+          "max_file_mib": "--max-file-size", "max_depth": "--max-depth", "max_nodes": "--max-nodes"}
+_SWITCHES = {"include_experiment": "--include-experiment", "no_defaults": "--no-defaults", "strict": "--strict"}
+
+
+def regenerate_command(paths: tuple[str, ...], output_dir: str | None, fmt: str, namespace: str,
+                       render: RenderArgs, only_testbench_files: bool = False) -> str:
+    """The command that writes the directory ``--check`` compared against: same sources, same settings."""
+    import dataclasses
+    import shlex
+
+    words = ["kubectl", "testbench", "render", *paths, "--output-dir", str(output_dir)]
+    if fmt != "yaml":
+        words += ["-o", fmt]
+    if namespace != "default":
+        words += ["-n", namespace]
+    defaults = RenderArgs()
+    for name, flag in _FLAGS.items():
+        value = getattr(render, name)
+        if value != getattr(defaults, name):
+            words += [flag, str(value)]
+    words += [flag for name, flag in _SWITCHES.items() if getattr(render, name)]
+    if render.argocd_sync_waves is not None:
+        words.append("--argocd-sync-waves" if render.argocd_sync_waves else "--no-argocd-sync-waves")
+    if only_testbench_files:
+        words.append("--only-testbench-files")
+    assert {f.name for f in dataclasses.fields(RenderArgs)} <= {*_FLAGS, *_SWITCHES, "argocd_sync_waves", "jobs"}
+    return shlex.join(words)

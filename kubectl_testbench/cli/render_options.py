@@ -83,7 +83,8 @@ _OPTIONS: tuple[Callable[[Any], Any], ...] = (
 
 
 def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str, sink: Sink,
-                refused: str = "nothing rendered", pass_manifests: bool = False) -> None:
+                refused: str = "nothing rendered", pass_manifests: bool = False,
+                only_testbench_files: bool = False) -> None:
     """Validate and render into ``sink``; print warnings; on any error print the findings and exit 1
     (2: unreadable input) with nothing written."""
     from kubectl_testbench.render.pipeline import Request, render_all
@@ -96,7 +97,7 @@ def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: s
     request = Request(flags=flags, defaults_file=args.defaults_file, discover_defaults=not args.no_defaults,
                       fmt=fmt, strict=args.strict,
                       limits=limits_from(args.max_file_mib, args.max_depth, args.max_nodes),
-                      pass_manifests=pass_manifests)
+                      pass_manifests=pass_manifests, only_testbench_files=only_testbench_files)
     outcome = render_all(paths, request, args.jobs, sink)
     for d in outcome.warnings:
         click.echo(text_line(d), err=True, nl=False)

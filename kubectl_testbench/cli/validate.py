@@ -9,6 +9,7 @@ from contextlib import ExitStack
 import click
 
 from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail, jobs_option, limits_from, limits_options
+from kubectl_testbench.safe_text import display_path
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
@@ -22,12 +23,14 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
               help="Print every rule id with its severity (and [fixable] when kubectl testbench fix repairs it), "
                    "and exit.")
 @click.option("--only-testbench-files", is_flag=True,
-              help="Skip named files that do not mention testbench.agentic-layer.ai without reading them as YAML "
-                   "(for hooks that pass every YAML file: Helm templates and other tools' files stay out).")
+              help="Skip files that do not mention testbench.agentic-layer.ai without reading them as YAML, and "
+                   "Go/Helm templates of Experiments with a notice (for hooks that pass every YAML file).")
+@click.option("--fail-if-empty", is_flag=True,
+              help="Exit 1 when a PATH holds no Experiment (a mistyped directory must not look like success).")
 @jobs_option
 @limits_options
 def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, only_testbench_files: bool,
-             jobs: int | None, max_file_mib: int, max_depth: int, max_nodes: int) -> None:
+             fail_if_empty: bool, jobs: int | None, max_file_mib: int, max_depth: int, max_nodes: int) -> None:
     """Check Experiments the way the Kubernetes API server would, plus what it cannot check.
 
     PATH is a file, a directory (searched recursively for *.yaml, *.yml and *.json) or - for stdin.
@@ -48,11 +51,8 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, o
     from kubectl_testbench.validate.engine import Options, validate_paths
     from kubectl_testbench.validate.report import Reporter
 
-    if only_testbench_files:
-        from kubectl_testbench.integrations.discover import file_mentions_group
-
-        paths = tuple(p for p in paths if p == "-" or os.path.isdir(p) or file_mentions_group(p))
-    options = Options(strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes))
+    options = Options(strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes),
+                      only_testbench_files=only_testbench_files)
     root = os.environ.get("GITHUB_WORKSPACE") or None
     with ExitStack() as stack:
         summary = None
@@ -64,11 +64,23 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, o
                 click.echo(f"warning: cannot write the step summary {summary_path}: {err.strerror or err}", err=True)
         reporter = Reporter(fmt, root=root, summary=summary, strict=strict)
         counts = Counts()
+        found = dict.fromkeys(paths, 0)
         for result in validate_paths(paths, options, jobs):
             reporter.add(result.diagnostics, result.checked, result.path)
             counts.add(result.counts)
+            for path in _arguments_of(result.path, paths):
+                found[path] += result.counts.experiments + result.counts.unreadable
         reporter.close(counts)
+    empty = [p for p, n in found.items() if n == 0 and not (only_testbench_files and not os.path.isdir(p))]
+    for path in empty:
+        click.echo(f"{'error' if fail_if_empty else 'warning'}: {display_path(path)}: no Experiment found "
+                   "(nothing was validated there; check the path)", err=True)
     if counts.unreadable:
         sys.exit(EXIT_USAGE)
-    if counts.invalid or counts.errors:
+    if counts.invalid or counts.errors or (fail_if_empty and empty):
         sys.exit(EXIT_FINDINGS)
+
+
+def _arguments_of(file: str, paths: tuple[str, ...]) -> list[str]:
+    """The command-line PATHs a reported file came from (itself, or a directory it was found in)."""
+    return [p for p in paths if file == p or (p != "-" and file.startswith(p.rstrip(os.sep) + os.sep))]

@@ -185,11 +185,12 @@ def _agent(name: str, namespace: str, default_namespace: str) -> str:
 
 def _from_workflow(key: tuple[str, str], wf: dict[str, Any], trigger: dict[str, Any] | None) -> Row:
     spec = wf.get("spec") or {}
-    use = [u.get("name") for u in spec.get("use") or [] if isinstance(u, dict)]
-    if layout.SETUP_TEMPLATE in use:
-        dataset = "s3"
-    elif layout.FETCH_TEMPLATE in use:
-        dataset = "url"
+    setup = next((u for u in spec.get("use") or [] if isinstance(u, dict) and u.get("name") == layout.SETUP_TEMPLATE),
+                 None)
+    if setup is not None:
+        config = setup.get("config") or {}
+        url = str(config.get("datasetUrl") or "")
+        dataset = "url" if url and not url.startswith("s3://") else "s3"
     elif (spec.get("content") or {}).get("files"):
         dataset = "inline"
     else:

@@ -132,12 +132,16 @@ def _indent(text: str, n: int) -> list[str]:
 
 
 def metrics_table() -> str:
-    """The RAGAS metrics the evaluate phase knows, and the reference data each needs."""
-    from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES
+    """The metrics the evaluate phase can score with the reference data each needs, then those it cannot."""
+    from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES, PARAMETERS, PHASE_PACKAGE, UNSCORABLE
 
-    lines = ["METRIC                               NEEDS (besides the step input)"]
+    lines = [f"Metrics that score with {PHASE_PACKAGE} (the phase image's package):", "",
+             "METRIC                               NEEDS (besides the step input)        PARAMETERS"]
     for name in sorted(NEEDS):
         needs = ", ".join(f"reference.{n}" for n in NEEDS[name]) or "-"
-        note = f"  (old name of {OLD_NAMES[name]})" if name in OLD_NAMES else ""
-        lines.append(f"{name:36} {needs}{note}")
+        lines.append(f"{name:36} {needs:37} {', '.join(PARAMETERS[name]) or '-'}".rstrip())
+    lines += ["", "Never scored (validate reports them as errors):", ""]
+    lines += [f"{name:36} {UNSCORABLE[name]}" for name in sorted(UNSCORABLE)]
+    lines += [f"{name:36} old name of {new}; not in ragas.metrics.collections"
+              for name, new in sorted(OLD_NAMES.items())]
     return "\n".join(lines) + "\n"

@@ -61,8 +61,48 @@ def _convert(node: dict[str, Any]) -> dict[str, Any]:
             out[key] = value
     if node.get("type") == "object" and "properties" in node and not node.get("x-kubernetes-preserve-unknown-fields"):
         out.setdefault("additionalProperties", False)
+    if "type" not in out and isinstance(out.get("anyOf"), list):
+        _into_typed_branches(out)
     for rule in node.get("x-kubernetes-validations", ()):
         equivalent = BY_RULE_TEXT.get(rule["rule"])
         if equivalent is not None:
-            out.update(equivalent.json_schema)
+            out.update({k: _declared(v) if k in ("anyOf", "allOf", "oneOf") else v
+                        for k, v in equivalent.json_schema.items()})
+    return out
+
+
+_KEYWORD_TYPES = {"pattern": "string", "maxLength": "string", "minLength": "string", "format": "string",
+                  "minimum": "integer", "maximum": "integer", "exclusiveMinimum": "integer",
+                  "exclusiveMaximum": "integer", "multipleOf": "integer"}
+
+
+def _into_typed_branches(node: dict[str, Any]) -> None:
+    """Move type-specific keywords of an int-or-string node into the ``anyOf`` branch of that type.
+
+    ``{"anyOf": [{"type": "integer"}, {"type": "string"}], "pattern": …}`` (Kubernetes' quantity) means
+    the same as putting the pattern on the string branch, since ``pattern`` ignores non-strings; Ajv's
+    strict mode (``strictTypes``) only accepts the second spelling.
+    """
+    for keyword, kind in _KEYWORD_TYPES.items():
+        if keyword not in node:
+            continue
+        branches = [b for b in node["anyOf"] if b.get("type") in ((kind, "number") if kind == "integer" else (kind,))]
+        if not branches:
+            continue
+        value = node.pop(keyword)
+        node["anyOf"] = [{**b, keyword: value} if b in branches else b for b in node["anyOf"]]
+
+
+def _declared(branches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Branches like ``{"required": ["s3"]}`` also name the property they require (``"s3": true``).
+
+    Ajv's strict mode (``strictRequired``) rejects a ``required`` whose property the same subschema does
+    not define; ``true`` adds no constraint, so validation is unchanged and the schema loads everywhere.
+    """
+    out = []
+    for branch in branches:
+        missing = [n for n in branch.get("required", []) if n not in branch.get("properties", {})]
+        if missing:
+            branch = {**branch, "properties": {**branch.get("properties", {}), **dict.fromkeys(missing, True)}}
+        out.append(branch)
     return out

@@ -103,6 +103,8 @@ def _block_literal(value: str) -> str | None:
     trailing = len(value) - len(body)
     if trailing > 1 or any(line != line.rstrip(" \t") and not line.strip() for line in body.split("\n")):
         return None
+    if any(line.lstrip().startswith("::") for line in body.split("\n")):
+        return None  # a line of its own starting with "::" is a workflow command when CI logs show the YAML
     return "|" if trailing == 1 else "|-"
 
 

@@ -11,15 +11,25 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kubectl_testbench.fix.selection import Selection
 from kubectl_testbench.load.decode import DecodeError, decode
-from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
+from kubectl_testbench.load.jsonread import looks_like_json
+from kubectl_testbench.load.sources import Source, SourceError, read_bytes
+from kubectl_testbench.sniff import looks_templated
 from kubectl_testbench.validate.diagnostics import Diagnostic
 from kubectl_testbench.validate.edits import apply_edits, encoding_of
-from kubectl_testbench.validate.engine import FileResult, Options, _unreadable, validate_text
+from kubectl_testbench.validate.engine import (
+    FileResult,
+    Options,
+    _unreadable,
+    defaults_name_gateway,
+    iter_sources,
+    template_notice,
+    validate_text,
+)
 
 MAX_ROUNDS = 10
 UNLIMITED_FINDINGS = 10**9
@@ -79,7 +89,10 @@ def fix_source(source: Source, options: FixOptions) -> FileFix:
         return FileFix(source.path, _unreadable(source.path, err.rule, err.message))
     except DecodeError as err:
         return FileFix(source.path, _unreadable(source.path, err.rule, err.message, err.mark))
-    outcome = fix_text(text, source.path, options, scanned=source.scanned)
+    if options.validate.only_testbench_files and looks_templated(raw):
+        return FileFix(source.path, template_notice(source.path))  # a Go/Helm template: not ours to edit
+    outcome = fix_text(text, source.path, options, scanned=source.scanned,
+                       gateway_default=lambda: defaults_name_gateway(source, options.validate))
     if source.path == "-":
         outcome.original = raw
     if outcome.after is not None and outcome.after != text:
@@ -90,8 +103,10 @@ def fix_source(source: Source, options: FixOptions) -> FileFix:
     return outcome
 
 
-def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False) -> FileFix:
-    """Fix the documents of ``text``; ``after`` is the new text (equal to ``text`` when nothing applied)."""
+def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False,
+             gateway_default: Callable[[], bool] | None = None) -> FileFix:
+    """Fix the documents of ``text``; ``after`` is the new text (equal to ``text`` when nothing applied).
+    ``gateway_default`` is validate's: whether the RenderDefaults for this file name an AI gateway."""
     vopts = dataclasses.replace(options.validate, limits=dataclasses.replace(options.validate.limits,
                                                                              max_findings=UNLIMITED_FINDINGS))
     notes: list[Note] = []
@@ -109,7 +124,8 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False) -
     first: FileResult | None = None
     for round_ in range(MAX_ROUNDS):
         # the first reading is validate's own (a clean file is read once); later rounds see every finding
-        result = validate_text(current, path, options.validate if round_ == 0 else vopts, scanned=scanned)
+        result = validate_text(current, path, options.validate if round_ == 0 else vopts, scanned=scanned,
+                               gateway_default=gateway_default)
         first = first or result
         offered = [d for d in result.diagnostics if d.fix is not None and d.fix.edits and options.select(d.rule)]
         if not offered:
@@ -119,7 +135,8 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False) -
             a, b = clash
             notes.append(Note(path, a.line, f"the fixes for {a.rule} at {a.path or f'line {a.line}'} and {b.rule} "
                                             f"at {b.path or f'line {b.line}'} overlap: file left unchanged"))
-            return FileFix(path, validate_text(text, path, options.validate, scanned=scanned), [], notes, 0, text, text)
+            return FileFix(path, validate_text(text, path, options.validate, scanned=scanned,
+                                               gateway_default=gateway_default), [], notes, 0, text, text)
         new, kept, refused = _verified(current, offered, vopts)
         for d in refused:
             notes.append(Note(path, d.line, f"the fix for {d.rule} at {d.path or f'line {d.line}'} did not read back "
@@ -130,7 +147,7 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False) -
         current = new
         applied.extend(kept)
     if first is None or current != text or applied or options.migrate:
-        first = validate_text(current, path, options.validate, scanned=scanned)
+        first = validate_text(current, path, options.validate, scanned=scanned, gateway_default=gateway_default)
     return FileFix(path, first, applied, notes, migrated, text, current)
 
 
@@ -176,6 +193,8 @@ def _reads_back(text: str, new: str, applied: list[Diagnostic], options: Options
     fixes = [d.fix for d in applied if d.fix is not None]
     if failing(text, new, fixes, options.limits):
         return False
+    if looks_like_json(text):
+        return looks_like_json(new)  # JSON has no comments; it must stay JSON
     deleted: set[int] = set()
     lines = LineIndex(text)
     for fix in fixes:
@@ -193,7 +212,7 @@ def fix_paths(paths: Iterable[str], options: FixOptions, jobs: int | None = None
     """Results per input in input order; a process pool does the work when there are many files."""
     from kubectl_testbench.validate.engine import PARALLEL_MIN_FILES
 
-    items = list(expand(tuple(paths)))
+    items = list(iter_sources(paths, options.validate.only_testbench_files))
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     sources = [s for s in items if isinstance(s, Source)]
     if workers > 1 and len(sources) >= PARALLEL_MIN_FILES and all(s.path != "-" for s in sources):

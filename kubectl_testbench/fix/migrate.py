@@ -33,6 +33,7 @@ from typing import Any
 from kubectl_testbench.fix.comments import lost_comments
 from kubectl_testbench.fix.verify import canonical
 from kubectl_testbench.load.builder import build
+from kubectl_testbench.load.jsonread import looks_like_json, read_stream
 from kubectl_testbench.load.limits import Limits
 from kubectl_testbench.load.positions import plain
 from kubectl_testbench.load.split import split_documents
@@ -81,8 +82,14 @@ def earlier_shape(data: Any) -> bool:
 
 def migrate_text(text: str, path: str, limits: Limits) -> Migration:
     """``text`` with every Experiment of an earlier shape migrated (documents that cannot be are left as they are)."""
-    lines = _Lines(text)
     migration = Migration(text)
+    if looks_like_json(text):  # one flow object per Experiment: nothing to move line by line
+        for doc in read_stream(text, limits):
+            if doc.error is None and earlier_shape(doc.data):
+                migration.notes.append((doc.start_line + 1, "cannot migrate this Experiment: it is JSON, which is "
+                                        "not edited line by line: migrate it by hand"))
+        return migration
+    lines = _Lines(text)
     edits: list[tuple[int, int, str]] = []
     for chunk in split_documents(text):
         if chunk.bad_separator:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections import Counter
 from collections.abc import Iterable
 
 from kubectl_testbench.fix.apply import FileFix
 from kubectl_testbench.fix.selection import Selection
+from kubectl_testbench.safe_text import display_path, escape_controls, safe_log_line
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 from kubectl_testbench.validate.report import text_line
 from kubectl_testbench.validate.rules import RULES
@@ -23,7 +25,7 @@ def changed_line(outcome: FileFix, applied: bool) -> str:
         parts.append(f"{len(outcome.applied)} fix{'es' if len(outcome.applied) != 1 else ''} ({listed})")
     if outcome.migrated:
         parts.append(f"{outcome.migrated} field{'s' if outcome.migrated != 1 else ''} migrated")
-    name = "stdin" if outcome.path == "-" else outcome.path
+    name = "stdin" if outcome.path == "-" else display_path(outcome.path)
     return f"{'fixed' if applied else 'would fix'} {name}: {', '.join(parts) or 'rewritten'}"
 
 
@@ -52,7 +54,7 @@ def why_left(d: Diagnostic, selection: Selection) -> str:
             return "its fix is not selected (--select/--ignore)"
         return "its fix was not applied (see the message above)"
     if d.fix is not None and d.fix.blocked:
-        return f"no safe fix here: {d.fix.blocked}"
+        return f"no safe fix here: {escape_controls(d.fix.blocked)}"
     rule = RULES.get(d.rule)
     if rule is not None and rule.fix:
         return f"no safe fix in this case ({d.rule} fixes: {rule.fix[0].lower()}{rule.fix[1:]})"
@@ -66,12 +68,23 @@ def remaining(outcome: FileFix, selection: Selection) -> str:
     return "".join(text_line(d) + f"  not fixed: {why_left(d, selection)}\n" for d in outcome.result.diagnostics)
 
 
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+"""Lines as the file has them (str.splitlines would also split at form feeds, NEL and U+2028)."""
+
+
 def unified_diff(outcome: FileFix) -> str:
-    """``git diff``-style headers and hunks (a/ and b/ prefixes), a marker for a missing final newline."""
+    """``git diff``-style headers and hunks (a/ and b/ prefixes), a marker for a missing final newline.
+
+    Every line goes through :func:`safe_log_line`, as ``render --check`` diffs do: a diff is read in CI logs,
+    where a file line holding ``::error::`` or a control character must not become a command. Ordinary
+    lines are unchanged, so the diff applies with ``git apply``."""
     name = "stdin" if outcome.path == "-" else os.path.normpath(outcome.path).lstrip("/")
-    before = (outcome.before or "").splitlines(keepends=True)
-    after = (outcome.after or "").splitlines(keepends=True)
+    before = _LINES.findall(outcome.before or "")
+    after = _LINES.findall(outcome.after or "")
     out = []
     for line in difflib.unified_diff(before, after, f"a/{name}", f"b/{name}"):
-        out.append(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")
+        content = line.rstrip("\r\n")
+        ending = line[len(content):]
+        out.append(safe_log_line(content) + ending if ending else
+                   safe_log_line(content) + "\n\\ No newline at end of file\n")
     return "".join(out)

@@ -1,6 +1,7 @@
 """Proof that edits did what their fixes say and nothing else: read both texts as Kubernetes does, compare.
 
-Every document of the old text is read with the loader validation uses (YAML 1.1 as Kubernetes reads it),
+Every document of the old text is read with the loader validation uses (YAML 1.1 as Kubernetes reads it; a
+JSON stream with the JSON reader, as kubectl reads it),
 each fix's meaning is applied to it (this value becomes that string, this key is renamed, this entry is
 gone), and the result must equal the new text's document exactly, types included: ``true`` is not ``1``,
 ``"0.8"`` is not ``0.8``. A fix whose edit would change anything else fails.
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_testbench.load.builder import build
+from kubectl_testbench.load.jsonread import looks_like_json, read_stream
 from kubectl_testbench.load.limits import Limits
 from kubectl_testbench.load.positions import plain
 from kubectl_testbench.load.split import split_documents
@@ -33,6 +35,9 @@ class Document:
 
 def documents(text: str, limits: Limits) -> list[Document]:
     """Each document's start offset and its data as the API server would receive it (None when unreadable)."""
+    if looks_like_json(text):
+        return [Document(doc.start, None if doc.error is not None else plain(doc.data), doc.error is None)
+                for doc in read_stream(text, limits)]
     starts = [0]
     for line in text.splitlines(keepends=True):
         starts.append(starts[-1] + len(line))

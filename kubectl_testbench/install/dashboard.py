@@ -106,8 +106,19 @@ def _row(pid: int, title: str, y: int, collapsed: bool = False,
             "gridPos": {"x": 0, "y": y, "w": 24, "h": 1}, "panels": panels or []}
 
 
-def _stat(pid: int, title: str, description: str, x: int, expr: str, defaults: dict[str, Any]) -> dict[str, Any]:
-    return _panel(pid, "stat", title, description, (x, 1, 6, 4), [_target(expr, instant=True)], defaults,
+PERCENT = {"unit": "percent", "min": 0, "max": 100, "decimals": 1, "thresholds": _THRESHOLDS_PERCENT,
+           "color": {"mode": "thresholds"}}
+SCORE = {"min": 0, "max": 1, "decimals": 3, "thresholds": _THRESHOLDS_SCORE, "color": {"mode": "thresholds"}}
+FAILURES = {"decimals": 0, "color": {"mode": "thresholds"},
+            "thresholds": {"mode": "absolute", "steps": [{"color": "green", "value": None},
+                                                         {"color": "red", "value": 1}]}}
+COUNT = {"decimals": 0, "color": {"mode": "fixed", "fixedColor": "blue"}}
+"""Field defaults of the stat panels both dashboards show."""
+
+
+def _stat(pid: int, title: str, description: str, x: int, expr: str, defaults: dict[str, Any], y: int = 1,
+          width: int = 6) -> dict[str, Any]:
+    return _panel(pid, "stat", title, description, (x, y, width, 4), [_target(expr, instant=True)], defaults,
                   {"colorMode": "background", "graphMode": "none", "justifyMode": "center", "textMode": "value",
                    "reduceOptions": {"calcs": ["lastNotNull"], "fields": "", "values": False}})
 
@@ -124,19 +135,12 @@ def _summary_panels() -> list[dict[str, Any]]:
     return [
         _row(1, "Summary (selected time range)", 0),
         _stat(2, "Pass rate", "Share of metric evaluations whose score reached their threshold.", 0,
-              f"100 * (count({_last(PASSED, window)}) or vector(0)) / count({_last('', window)})",
-              {"unit": "percent", "min": 0, "max": 100, "decimals": 1, "thresholds": _THRESHOLDS_PERCENT,
-               "color": {"mode": "thresholds"}}),
-        _stat(3, "Mean score", "Mean of all metric scores (0 to 1).", 6, f"avg({_last('', window)})",
-              {"min": 0, "max": 1, "decimals": 3, "thresholds": _THRESHOLDS_SCORE, "color": {"mode": "thresholds"}}),
+              f"100 * (count({_last(PASSED, window)}) or vector(0)) / count({_last('', window)})", PERCENT),
+        _stat(3, "Mean score", "Mean of all metric scores (0 to 1).", 6, f"avg({_last('', window)})", SCORE),
         _stat(4, "Failed evaluations", "Metric evaluations below their threshold.", 12,
-              f"count({_last(FAILED, window)}) or vector(0)",
-              {"decimals": 0, "color": {"mode": "thresholds"},
-               "thresholds": {"mode": "absolute", "steps": [{"color": "green", "value": None},
-                                                            {"color": "red", "value": 1}]}}),
+              f"count({_last(FAILED, window)}) or vector(0)", FAILURES),
         _stat(5, "Executions", "Testkube executions that published scores.", 18,
-              f"count(count by (execution_id) ({_last('', window)}))",
-              {"decimals": 0, "color": {"mode": "fixed", "fixedColor": "blue"}}),
+              f"count(count by (execution_id) ({_last('', window)}))", COUNT),
     ]
 
 
@@ -253,40 +257,62 @@ def _variables() -> list[dict[str, Any]]:
     ]
 
 
-def dashboard() -> dict[str, Any]:
-    """The dashboard model (Grafana JSON)."""
+def link(title: str, url: str, tooltip: str, icon: str = "dashboard", include_vars: bool = False) -> dict[str, Any]:
+    """A dashboard link (keeps the time range)."""
+    return {"title": title, "type": "link", "icon": icon, "url": url, "includeVars": include_vars, "keepTime": True,
+            "targetBlank": False, "tags": [], "asDropdown": False, "tooltip": tooltip}
+
+
+def model(title: str, uid: str, description: str, panels: list[dict[str, Any]], variables: list[dict[str, Any]],
+          links: list[dict[str, Any]], time_from: str) -> dict[str, Any]:
+    """A Grafana dashboard model around panels and variables (both dashboards share this envelope)."""
     return {
         "annotations": {"list": [{
             "builtIn": 1, "datasource": {"type": "grafana", "uid": "-- Grafana --"}, "enable": True, "hide": True,
             "iconColor": "rgba(0, 211, 255, 1)", "name": "Annotations & Alerts", "type": "dashboard",
         }]},
-        "description": "Scores of Testbench agent evaluations published by the publish phase "
-                       f"(gauge {GAUGE}).",
+        "description": description,
         "editable": True,
         "fiscalYearStartMonth": 0,
         "graphTooltip": 1,
-        "links": [],
-        "panels": _summary_panels() + _trend_panels() + _pass_fail_panels() + _per_metric_panels(),
+        "links": links,
+        "panels": panels,
         "refresh": "",
         "schemaVersion": SCHEMA_VERSION,
         "tags": ["testbench", "testkube", "ai-evaluation"],
-        "templating": {"list": _variables()},
-        "time": {"from": "now-7d", "to": "now"},
+        "templating": {"list": variables},
+        "time": {"from": time_from, "to": "now"},
         "timepicker": {},
         "timezone": "browser",
-        "title": TITLE,
-        "uid": UID,
+        "title": title,
+        "uid": uid,
         "version": 1,
     }
 
 
-def dashboard_json() -> str:
+def canonical_json(dashboard_model: dict[str, Any]) -> str:
     """Sorted keys and two-space indentation: stable bytes in the ConfigMap and in diffs."""
-    return json.dumps(dashboard(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps(dashboard_model, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def dashboard() -> dict[str, Any]:
+    """The dashboard model (Grafana JSON)."""
+    return model(TITLE, UID, f"Scores of Testbench agent evaluations published by the publish phase (gauge {GAUGE}).",
+                 _summary_panels() + _trend_panels() + _pass_fail_panels() + _per_metric_panels(), _variables(),
+                 [link("Execution details", "/d/testbench-execution", "One execution, with trace links",
+                       include_vars=True)], "now-7d")
+
+
+def dashboard_json() -> str:
+    return canonical_json(dashboard())
 
 
 def configmap(namespace: str = DEFAULT_NAMESPACE) -> dict[str, Any]:
-    """The ConfigMap a Grafana dashboard sidecar (label ``grafana_dashboard: "1"``) picks up."""
+    """The ConfigMap a Grafana dashboard sidecar (label ``grafana_dashboard: "1"``) picks up: this dashboard and
+    the execution details (:mod:`dashboard_execution`). Upstream's third, a Testkube overview, charts Testkube's
+    own metrics and is left to Testkube (docs/metrics.md)."""
+    from kubectl_testbench.install import dashboard_execution as execution
+
     return {
         "apiVersion": "v1",
         "kind": "ConfigMap",
@@ -305,5 +331,5 @@ def configmap(namespace: str = DEFAULT_NAMESPACE) -> dict[str, Any]:
                 "kustomize.toolkit.fluxcd.io/substitute": "disabled",
             },
         },
-        "data": {CONFIGMAP_KEY: dashboard_json()},
+        "data": {CONFIGMAP_KEY: dashboard_json(), execution.CONFIGMAP_KEY: execution.dashboard_json()},
     }

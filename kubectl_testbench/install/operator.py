@@ -25,6 +25,14 @@ LEADER_ROLE = f"{PREFIX}leader-election-role"
 LEADER_BINDING = f"{PREFIX}leader-election-rolebinding"
 EDITOR_ROLE = f"{PREFIX}experiment-editor-role"
 VIEWER_ROLE = f"{PREFIX}experiment-viewer-role"
+METRICS_SERVICE = f"{PREFIX}controller-manager-metrics-service"
+METRICS_AUTH_ROLE = f"{PREFIX}metrics-auth-role"
+METRICS_AUTH_BINDING = f"{PREFIX}metrics-auth-rolebinding"
+METRICS_READER_ROLE = f"{PREFIX}metrics-reader"
+METRICS_PORT = 8443
+"""The kubebuilder layout upstream's manager-bundle uses (metrics_service.yaml, manager_metrics_patch.yaml,
+metrics_auth_role*.yaml, metrics_reader_role.yaml): controller-runtime serves /metrics over HTTPS on :8443 and
+authenticates and authorises every scrape with TokenReviews and SubjectAccessReviews."""
 COMPONENT = "operator"
 COMPONENT_SELECTOR = f"app.kubernetes.io/component={COMPONENT}"
 SELECTOR = {"control-plane": "controller-manager"}
@@ -95,16 +103,41 @@ def _binding(kind: str, name: str, role_kind: str, role: str, namespace: str | N
     }
 
 
-def _aggregated_role(name: str, verbs: list[str], status_verbs: list[str], to: list[str]) -> dict[str, Any]:
-    """Folds Experiments into the built-in edit/admin or view roles, so users need no extra grant."""
-    extra = {f"rbac.authorization.k8s.io/aggregate-to-{target}": "true" for target in to}
+def _experiment_role(name: str, verbs: list[str], status_verbs: list[str]) -> dict[str, Any]:
+    """Experiment access for admins to grant with a (Cluster)RoleBinding, as upstream ships it.
+
+    Deliberately *not* aggregated into the built-in ``edit``/``admin``/``view`` roles: an Experiment's
+    ``spec.env`` ``secretKeyRef`` is resolved by the TestWorkflow in the Testkube namespace, so creating an
+    Experiment reads Secrets there. Aggregation would hand that to every namespace editor (docs/security.md).
+    """
     return {
         "apiVersion": "rbac.authorization.k8s.io/v1",
         "kind": "ClusterRole",
-        "metadata": _meta(name, extra=extra),
+        "metadata": _meta(name),
         "rules": [_rule(names.GROUP, [names.PLURAL], verbs), _rule(names.GROUP, [f"{names.PLURAL}/status"],
                                                                      status_verbs)],
     }
+
+
+def metrics_objects(namespace: str) -> list[dict[str, Any]]:
+    """The controller's secured metrics endpoint: Service, the roles its authn/authz filter needs, and the
+    role a Prometheus ServiceAccount is bound to for scraping."""
+    service = {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": _meta(METRICS_SERVICE, namespace, SELECTOR),
+        "spec": {
+            "ports": [{"name": "https", "port": METRICS_PORT, "protocol": "TCP", "targetPort": METRICS_PORT}],
+            "selector": dict(SELECTOR),
+        },
+    }
+    auth = {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": _meta(METRICS_AUTH_ROLE),
+            "rules": [_rule("authentication.k8s.io", ["tokenreviews"], ["create"]),
+                      _rule("authorization.k8s.io", ["subjectaccessreviews"], ["create"])]}
+    reader = {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+              "metadata": _meta(METRICS_READER_ROLE), "rules": [{"nonResourceURLs": ["/metrics"], "verbs": ["get"]}]}
+    return [service, auth, reader,
+            _binding("ClusterRoleBinding", METRICS_AUTH_BINDING, "ClusterRole", METRICS_AUTH_ROLE, None, namespace)]
 
 
 def deployment(image: str, namespace: str) -> dict[str, Any]:
@@ -116,8 +149,10 @@ def deployment(image: str, namespace: str) -> dict[str, Any]:
         "image": image,
         "imagePullPolicy": "IfNotPresent",
         "command": ["/manager"],
-        "args": ["--leader-elect", f"--health-probe-bind-address=:{PROBE_PORT}"],
-        "ports": [{"name": "health", "containerPort": PROBE_PORT, "protocol": "TCP"}],
+        "args": [f"--metrics-bind-address=:{METRICS_PORT}", "--leader-elect",
+                 f"--health-probe-bind-address=:{PROBE_PORT}"],
+        "ports": [{"name": "health", "containerPort": PROBE_PORT, "protocol": "TCP"},
+                  {"name": "https", "containerPort": METRICS_PORT, "protocol": "TCP"}],
         "livenessProbe": probe,
         "readinessProbe": ready,
         "resources": {"limits": {"cpu": "500m", "memory": "128Mi"}, "requests": {"cpu": "10m", "memory": "64Mi"}},
@@ -154,7 +189,8 @@ def deployment(image: str, namespace: str) -> dict[str, Any]:
 
 
 def objects(image: str, namespace: str = NAMESPACE) -> list[dict[str, Any]]:
-    """Namespace, ServiceAccount, RBAC and Deployment of the controller (unordered; the bundle sorts)."""
+    """Namespace, ServiceAccount, RBAC, metrics Service and Deployment of the controller (unordered; the bundle
+    sorts)."""
     ns = {"apiVersion": "v1", "kind": "Namespace",
           "metadata": _meta(namespace, extra={"pod-security.kubernetes.io/enforce": "restricted"})}
     sa = {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": _meta(SERVICE_ACCOUNT, namespace)}
@@ -169,7 +205,8 @@ def objects(image: str, namespace: str = NAMESPACE) -> list[dict[str, Any]]:
         _binding("ClusterRoleBinding", MANAGER_BINDING, "ClusterRole", MANAGER_ROLE, None, namespace),
         leader,
         _binding("RoleBinding", LEADER_BINDING, "Role", LEADER_ROLE, namespace, namespace),
-        _aggregated_role(EDITOR_ROLE, RW, ["get"], ["edit", "admin"]),
-        _aggregated_role(VIEWER_ROLE, READ, ["get"], ["view"]),
+        _experiment_role(EDITOR_ROLE, RW, ["get"]),
+        _experiment_role(VIEWER_ROLE, READ, ["get"]),
+        *metrics_objects(namespace),
         deployment(image, namespace),
     ]

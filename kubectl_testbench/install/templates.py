@@ -2,24 +2,31 @@
 
 This module is the contract between ``install`` and ``render``: the template names come from
 :mod:`kubectl_testbench.layout`, the config parameters each template declares come from :data:`PHASES`, and
-:func:`declared_parameters` lets render (and its tests) check every ``use[].config`` key against them.
+``render --resolve`` (:mod:`kubectl_testbench.render.resolve`) expands every rendered workflow against them
+exactly as Testkube would.
 
-Every step runs the phase image, whose ENTRYPOINT is ``uv run python3``, with ``-m testbench.<phase>`` and
-``workingDir: /``: the phases read and write ``data/...`` relative to their working directory, which then
-lands on the ``/data`` volume Testkube shares between the steps of an execution.
+Every step runs the phase image, whose ENTRYPOINT is ``uv run python3``, with ``-m testbench.<phase>`` (or
+``-c <script>`` for the setup dispatcher) and ``workingDir: /``: the phases read and write ``data/...`` relative
+to their working directory, which then lands on the ``/data`` volume Testkube shares between the steps.
 
-Facts the step definitions encode (docs/install.md explains them for users):
+Facts the templates encode (docs/install.md explains them for users):
 
 - Config values are int-or-string in the Testkube CRD, so every default is a string.
-- ``evaluate-template`` maps ``openAiBasePath`` to ``OPENAI_BASE_URL`` through a Testkube expression that
-  falls back to the OpenAI SDK's own default when the parameter is empty: the SDK treats a set-but-empty
-  ``OPENAI_BASE_URL`` as the base URL itself (openai/openai-python#2927) and every request then fails.
-  ``OPENAI_API_KEY`` stays ``""`` when unset: an absent key makes the SDK refuse to build a client at all,
-  while an empty one works against gateways that need none.
-- ``fetch-template`` (ours; upstream has none) downloads an ``url`` dataset with the phase image's own Python,
-  so the url mode needs neither a shell nor a second image.
-- MinIO credentials (``MINIO_*``) and ``OTEL_EXPORTER_OTLP_ENDPOINT`` are never set here: the workflow
-  passes them in ``spec.container.env`` and a template value would override them.
+- ``setup-template`` takes the operator's ``datasetUrl`` (``s3://bucket/key`` or ``http(s)://…``) as well as the
+  upstream template's ``bucket``/``key``, all defaulting to ``""``: the upstream operator sends ``datasetUrl``
+  to a template that declared only ``bucket``/``key`` without defaults, which Testkube fails on
+  (``config.bucket`` unresolved). :data:`SETUP_SCRIPT` dispatches; s3 runs the image's own
+  ``testbench.setup`` CLI, http(s) downloads and validates with the image's own ``testbench.setup`` functions.
+- ``evaluate-template`` sets ``OPENAI_BASE_URL``/``OPENAI_API_KEY`` in the *template's* ``spec.container.env``,
+  not on its step. Testkube merges a template's container config under the workflow's
+  (testworkflowresolver/apply.go ``injectTemplateToSpec`` → merge.go ``MergeContainerConfig``: env appended,
+  then ``DedupeEnvVars`` keeps the last entry of a name), so an ``OPENAI_API_KEY`` from a Secret in the
+  workflow's ``spec.container.env`` wins over the placeholder; a step-level value would win over the workflow
+  (testworkflowprocessor/stage/container.go ``Env``: parent first, step last).
+- ``OPENAI_BASE_URL`` falls back to the OpenAI SDK's own default when ``openAiBasePath`` is empty: the SDK
+  treats a set-but-empty ``OPENAI_BASE_URL`` as the base URL itself (openai/openai-python#2927).
+- MinIO credentials (``MINIO_*``) and ``OTEL_EXPORTER_OTLP_ENDPOINT`` are never set here: the workflow passes
+  them in ``spec.container.env``.
 """
 
 from __future__ import annotations
@@ -46,36 +53,46 @@ LABELS: dict[str, str] = {
 """Labels on every template; ``app`` and ``testkube.io/test-category`` are the upstream ones, kept so
 selectors written against the upstream install keep matching."""
 
-FETCH_SCRIPT = """\
-import json, os, sys, urllib.error, urllib.request
-url = sys.argv[1]
-shown = url.split("?", 1)[0]  # never log query strings: presigned URLs carry their credentials there
-target = "@DATASET@"
-if not url.startswith(("http://", "https://")):
-    sys.exit(f"fetch-template: the dataset URL must start with http:// or https://, got {shown!r}")
-headers = {"Accept": "application/json", "User-Agent": "testbench-fetch"}
-request = urllib.request.Request(url, headers=headers)
-try:
-    with urllib.request.urlopen(request, timeout=120) as response:
-        body = response.read()
-except urllib.error.HTTPError as err:
-    sys.exit(f"fetch-template: GET {shown} failed: HTTP {err.code} {err.reason}")
-except (urllib.error.URLError, OSError) as err:
-    sys.exit(f"fetch-template: GET {shown} failed: {getattr(err, 'reason', err)}")
-try:
-    document = json.loads(body)
-except ValueError as err:
-    sys.exit(f"fetch-template: {shown} is not JSON ({err}); the run phase needs an Experiment .json file")
-if not isinstance(document, dict) or not isinstance(document.get("scenarios"), list):
-    sys.exit(f"fetch-template: {shown} is JSON but not an Experiment (an object with a scenarios list)")
-os.makedirs(os.path.dirname(target), exist_ok=True)
-with open(target + ".part", "wb") as out:
-    out.write(body)
-os.replace(target + ".part", target)
-print(f"fetch-template: saved {len(body)} bytes from {shown} to {os.path.abspath(target)}")
+SETUP_SCRIPT = """\
+import os, runpy, sys, urllib.error, urllib.request
+dataset_url, bucket, key = sys.argv[1:4]
+def fail(message):
+    sys.exit("setup-template: " + message)
+if dataset_url.startswith("s3://"):
+    bucket, _, key = dataset_url[len("s3://"):].partition("/")
+    if not bucket or not key:
+        fail("datasetUrl %r is not s3://<bucket>/<key>" % dataset_url)
+elif dataset_url.startswith(("http://", "https://")):
+    shown = dataset_url.split("?", 1)[0]  # never log query strings: presigned URLs carry credentials there
+    request = urllib.request.Request(dataset_url, headers={"Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            body = response.read()
+    except urllib.error.HTTPError as err:
+        fail("GET %s failed: HTTP %s %s" % (shown, err.code, err.reason))
+    except (urllib.error.URLError, OSError) as err:
+        fail("GET %s failed: %s" % (shown, getattr(err, "reason", err)))
+    from testbench.setup import parse_experiment, save_experiment
+    try:
+        experiment = parse_experiment(body, shown)
+    except ValueError as err:
+        fail("%s is not an Experiment the run phase reads: %s" % (shown, str(err).splitlines()[0]))
+    save_experiment(experiment)
+    print("setup-template: saved the Experiment from %s to %s" % (shown, os.path.abspath("@DATASET@")))
+    sys.exit(0)
+elif dataset_url:
+    fail("datasetUrl must start with s3://, http:// or https://, got %r" % dataset_url.split("?", 1)[0])
+if not bucket or not key:
+    fail("no dataset: set datasetUrl, or bucket and key")
+sys.argv = ["testbench.setup", bucket, key]
+runpy.run_module("testbench.setup", run_name="__main__", alter_sys=True)
 """.replace("@DATASET@", layout.DATASET_RELATIVE)
-"""Run as ``python3 -c FETCH_SCRIPT URL`` with working directory ``/``. It must never contain ``{{``:
-Testkube would read that as an expression."""
+"""Run as ``python3 -c SETUP_SCRIPT DATASET_URL BUCKET KEY`` with working directory ``/``. Arguments arrive as
+argv, never through a shell. s3 runs ``testbench.setup BUCKET KEY`` itself (the phase's own CLI, as
+``-m testbench.setup`` would); http(s) uses the same module's ``parse_experiment``/``save_experiment`` (its
+``.json`` check, the Experiment model, the normalised output) but its own download, which never logs query
+strings. Errors are one line prefixed ``setup-template:``. It must never contain ``{{``: Testkube would read
+that as an expression."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +113,8 @@ class Phase:
     step: str
     args: tuple[str, ...]
     parameters: tuple[Parameter, ...] = ()
-    env: tuple[tuple[str, str], ...] = ()
+    container_env: tuple[tuple[str, str], ...] = ()
+    """The template's ``spec.container.env``: merged under the workflow's env, which wins on a name clash."""
     artifacts: tuple[str, ...] = ()
 
 
@@ -111,21 +129,15 @@ PHASES: dict[str, Phase] = {
     for p in (
         Phase(
             template=layout.SETUP_TEMPLATE,
-            description="Download an Experiment dataset (.json) from S3/MinIO to the shared data volume.",
+            description="Download the Experiment dataset (.json) from S3/MinIO or HTTP(S) to the shared data volume.",
             step="setup",
-            args=("-m", "testbench.setup", _config("bucket"), _config("key")),
+            args=("-c", SETUP_SCRIPT, _config("datasetUrl"), _config("bucket"), _config("key")),
             parameters=(
-                Parameter("bucket", "S3/MinIO bucket that holds the dataset"),
-                Parameter("key", "S3/MinIO object key of the dataset (an Experiment .json file)"),
+                Parameter("datasetUrl", "s3://<bucket>/<key> or http(s) URL of the dataset (an Experiment .json "
+                          "file); what the operator passes", default=""),
+                Parameter("bucket", "S3/MinIO bucket that holds the dataset (when datasetUrl is empty)", default=""),
+                Parameter("key", "S3/MinIO object key of the dataset (when datasetUrl is empty)", default=""),
             ),
-            artifacts=(layout.DATASET_PATH,),
-        ),
-        Phase(
-            template=layout.FETCH_TEMPLATE,
-            description="Download an Experiment dataset (.json) over HTTP(S) to the shared data volume.",
-            step="fetch-dataset",
-            args=("-c", FETCH_SCRIPT, _config("url")),
-            parameters=(Parameter("url", "http(s) URL of the dataset (an Experiment .json file)"),),
             artifacts=(layout.DATASET_PATH,),
         ),
         Phase(
@@ -147,9 +159,11 @@ PHASES: dict[str, Phase] = {
             parameters=(
                 Parameter("openAiBasePath", "Base URL of the OpenAI-compatible API for the judge (empty: the "
                           "OpenAI default)", default=""),
-                Parameter("openAiApiKey", "API key for the OpenAI-compatible API (empty: none)", default=""),
+                Parameter("openAiApiKey", "API key for the OpenAI-compatible API; must not be empty (the judge "
+                          "client refuses an empty key). An OPENAI_API_KEY in the workflow's env wins",
+                          default=""),
             ),
-            env=(
+            container_env=(
                 ("OPENAI_BASE_URL", '{{ config.openAiBasePath || "' + OPENAI_DEFAULT_BASE_URL + '" }}'),
                 ("OPENAI_API_KEY", _config("openAiApiKey")),
             ),
@@ -199,14 +213,14 @@ def template(phase: Phase, image: str, namespace: str) -> dict[str, Any]:
         "workingDir": layout.WORKING_DIR,
         "args": list(phase.args),
     }
-    if phase.env:
-        run["env"] = [{"name": name, "value": value} for name, value in phase.env]
     step: dict[str, Any] = {"name": phase.step, "run": run}
     if phase.artifacts:
         step["artifacts"] = {"paths": list(phase.artifacts)}
     spec: dict[str, Any] = {}
     if config:
         spec["config"] = config
+    if phase.container_env:
+        spec["container"] = {"env": [{"name": name, "value": value} for name, value in phase.container_env]}
     spec["steps"] = [step]
     return {
         "apiVersion": API_VERSION,
@@ -223,11 +237,12 @@ def templates(image: str, namespace: str = layout.TESTKUBE_NAMESPACE) -> list[di
 
 
 def use_errors(uses: list[dict[str, Any]]) -> list[str]:
-    """Why a TestWorkflow's ``spec.use`` would not compile against these templates (empty when it would).
+    """Why a TestWorkflow's ``spec.use`` is wrong for these templates (empty when it is right).
 
-    Testkube rejects a ``use[].config`` key the template does not declare, a parameter without a default that
-    is not given, and values that are not int-or-string; the upstream operator's url mode fails exactly so
-    (``datasetUrl`` passed to ``setup-template``). render's tests run every rendered workflow through this.
+    Testkube fails a parameter without a default that is not given (``config.x`` stays unresolved:
+    testworkflowresolver/config.go ``configFinalizer``) and values that are not int-or-string (the CRD). It
+    *ignores* a ``use[].config`` key the template does not declare (config_test.go registers undeclared keys
+    without complaint), so a misspelt key silently falls back to the default: we treat that as an error too.
     """
     problems: list[str] = []
     for i, use in enumerate(uses):

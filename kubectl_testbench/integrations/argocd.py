@@ -108,6 +108,8 @@ class Settings:
     app_name: str = ""
     sources: dict[str, str] = field(default_factory=dict)
     """For the log line: where each non-default setting came from (``parameter`` or ``env``)."""
+    warnings: tuple[str, ...] = ()
+    """Things that are ignored but probably meant something (an ``ARGOCD_ENV_`` name we do not know)."""
 
 
 def raw_values(env: Mapping[str, str]) -> tuple[dict[str, str | list[str]], dict[str, str], list[str]]:
@@ -166,6 +168,32 @@ def raw_values(env: Mapping[str, str]) -> tuple[dict[str, str | list[str]], dict
     return values, origin, problems
 
 
+def unknown_env(env: Mapping[str, str]) -> list[str]:
+    """A warning for each ``ARGOCD_ENV_<NAME>`` that is not one of our settings.
+
+    Argo CD passes ``spec.source.plugin.env`` names through verbatim (``testkube-namespace`` arrives as
+    ``ARGOCD_ENV_testkube-namespace``), so a misspelt or lower-case name would otherwise be ignored without
+    a word while the same mistake in a parameter is an error.
+    """
+    import difflib
+
+    known = {p.env_name: p for p in PARAMETERS}
+    out = []
+    for key in sorted(k for k in env if k.startswith("ARGOCD_ENV_")):
+        name = key[len("ARGOCD_ENV_"):]
+        if name in known:
+            continue
+        exact = known.get(escaped(name))
+        if exact is not None:
+            advice = f"env names are case-sensitive: name it {exact.env_name} (or use the parameter {exact.name!r})"
+        else:
+            close = difflib.get_close_matches(escaped(name), list(known), n=1, cutoff=0.75)
+            advice = f"did you mean {close[0]}?" if close else f"known: {', '.join(known)}"
+        out.append(f"plugin env {name!r} (ARGOCD_ENV_{name}) is not a kubectl-testbench setting and is ignored; "
+                   + advice)
+    return out
+
+
 def settings_from_env(env: Mapping[str, str], app_dir: str = ".") -> Settings:
     """Resolve every parameter for one ``generate`` call; raises :class:`ParameterError` listing all problems."""
     values, origin, problems = raw_values(env)
@@ -221,7 +249,7 @@ def settings_from_env(env: Mapping[str, str], app_dir: str = ".") -> Settings:
     )
     settings = Settings(paths=paths, flags=flags, defaults_file=defaults_file, strict=boolean("strict"),
                         allow_empty=boolean("allow-empty"), app_name=env.get("ARGOCD_APP_NAME", ""),
-                        sources=dict(sorted(origin.items())))
+                        sources=dict(sorted(origin.items())), warnings=tuple(unknown_env(env)))
     if problems:
         raise ParameterError(problems)
     return settings
@@ -262,8 +290,19 @@ def _inside(path: str, app_dir: str, name: str, problems: list[str]) -> str | No
     return normal
 
 
-def exec_timeout(env: Mapping[str, str], default: float = 90.0) -> float:
-    """``ARGOCD_EXEC_TIMEOUT`` (a Go duration such as ``90s`` or ``2m30s``) in seconds, else 90."""
+EXEC_TIMEOUT_DEFAULT = 90.0
+"""Argo CD's default for ``ARGOCD_EXEC_TIMEOUT``, which also bounds each CMP command in the sidecar."""
+RPC_TIMEOUT_DEFAULT = 60.0
+"""Argo CD's default repo-server RPC timeout (``controller.repo.server.timeout.seconds`` and
+``server.repo.server.timeout.seconds``), which the CMP server also respects: the real limit by default."""
+RPC_TIMEOUT_ENV = "KUBECTL_TESTBENCH_RPC_TIMEOUT"
+"""Ours, set on the sidecar: the repo-server RPC timeout in seconds when it was raised above 60 (the sidecar
+cannot see Argo CD's own setting)."""
+
+
+def exec_timeout(env: Mapping[str, str], default: float = EXEC_TIMEOUT_DEFAULT) -> float:
+    """``ARGOCD_EXEC_TIMEOUT`` in seconds: a Go duration (``90s``, ``2m30s``); like Argo CD's own parser, a
+    value without a unit is invalid and means the default."""
     text = (env.get("ARGOCD_EXEC_TIMEOUT") or "").strip()
     if not text:
         return default
@@ -272,3 +311,17 @@ def exec_timeout(env: Mapping[str, str], default: float = 90.0) -> float:
     if not parts or "".join(n + u for n, u in parts) != text:
         return default
     return sum(float(n) * units[u] for n, u in parts)
+
+
+def time_limit(env: Mapping[str, str]) -> float:
+    """The time Argo CD really gives ``generate``: the smaller of the exec timeout and the RPC timeout.
+
+    Argo CD's CMP docs: the CMP server respects the repo-server timeouts (default 60 s), and each command
+    also times out on the sidecar's ``ARGOCD_EXEC_TIMEOUT`` (default 90 s).
+    """
+    text = (env.get(RPC_TIMEOUT_ENV) or "").strip()
+    try:
+        rpc = float(text) if text else RPC_TIMEOUT_DEFAULT
+    except ValueError:
+        rpc = RPC_TIMEOUT_DEFAULT
+    return min(exec_timeout(env), rpc if rpc > 0 else RPC_TIMEOUT_DEFAULT)

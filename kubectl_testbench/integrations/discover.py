@@ -8,53 +8,18 @@ those are parsed.
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
 from collections.abc import Iterator
 
 from kubectl_testbench.load.sources import Source, expand
 from kubectl_testbench.model.constants import GROUP, KIND
+from kubectl_testbench.sniff import file_mentions_group, mentions_group, read_head
 
-MARKER = GROUP.encode()
-MAX_BYTES = 16 * 1024 * 1024
-"""Files larger than this are not ours to inspect (the validator's own default limit)."""
-
-_WIDE_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32-le"),
-    (codecs.BOM_UTF32_BE, "utf-32-be"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
 _KIND_LINE = re.compile(rb"""(?m)^\s*(?:-\s+)?["']?kind["']?\s*:\s*["']?Experiment["']?\s*,?\s*$"""
                         rb"""|["']kind["']\s*:\s*["']Experiment["']""")
 
-
-def mentions_group(data: bytes) -> bool:
-    """Whether the bytes mention ``testbench.agentic-layer.ai`` (also in UTF-16/32 files with a BOM)."""
-    if MARKER in data:
-        return True
-    for bom, encoding in _WIDE_BOMS:
-        if data.startswith(bom):
-            return MARKER in data[len(bom):].decode(encoding, errors="ignore").encode()
-    return False
-
-
-def read_head(path: str, limit: int = MAX_BYTES) -> bytes | None:
-    """The file's bytes, or None when it is unreadable or larger than ``limit``."""
-    try:
-        if os.path.getsize(path) > limit:
-            return None
-        with open(path, "rb") as handle:
-            return handle.read(limit + 1)
-    except OSError:
-        return None
-
-
-def file_mentions_group(path: str) -> bool:
-    """Whether a file is one of ours to validate; unreadable files count as ours (validate reports them)."""
-    data = read_head(path)
-    return True if data is None else mentions_group(data)
+__all__ = ["experiment_dirs", "file_mentions_group", "holds_experiment", "mentions_group", "read_head", "yaml_files"]
 
 
 def holds_experiment(data: bytes) -> bool:

@@ -31,6 +31,7 @@ from typing import Any
 
 from kubectl_testbench.model.constants import GROUP
 from kubectl_testbench.render.settings import Defaults, Flags
+from kubectl_testbench.safe_text import display_path, escape_controls
 
 RESOURCE_LIST = "ResourceList"
 RESOURCE_LIST_API = "config.kubernetes.io/v1"
@@ -70,21 +71,23 @@ class Result:
     rule: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"message": self.message, "severity": self.severity}
+        """The result as orchestrators read it. kpt and kustomize print message, resourceRef and paths as
+        they are, so user text in them is escaped (one line, no control characters)."""
+        out: dict[str, Any] = {"message": escape_controls(self.message), "severity": self.severity}
         if self.resource is not None:
-            out["resourceRef"] = resource_ref(self.resource)
+            out["resourceRef"] = {k: escape_controls(v) for k, v in resource_ref(self.resource).items()}
         if self.field_path:
-            out["field"] = {"path": self.field_path}
+            out["field"] = {"path": escape_controls(self.field_path)}
         if self.file_path:
-            out["file"] = {"path": self.file_path} if self.file_index is None else \
-                {"path": self.file_path, "index": self.file_index}
+            path = escape_controls(self.file_path)
+            out["file"] = {"path": path} if self.file_index is None else {"path": path, "index": self.file_index}
         if self.rule:
             out["tags"] = {"rule": self.rule}
         return out
 
     def text(self) -> str:
         """A one-line, grep-friendly form for stderr (kustomize shows a failing function's stderr)."""
-        where = f"{self.file_path}: " if self.file_path else ""
+        where = f"{display_path(self.file_path)}: " if self.file_path else ""
         obj = ""
         if self.resource is not None:
             ref = resource_ref(self.resource)
@@ -92,7 +95,7 @@ class Result:
             obj = f" {ref.get('kind', '?')} {ns}{ref.get('name', '?')}"
         rule = f"[{self.rule}]" if self.rule else ""
         fpath = f" {self.field_path}:" if self.field_path else ""
-        return f"{where}{self.severity}{rule}{obj}{fpath} {self.message}"
+        return escape_controls(f"{where}{self.severity}{rule}{obj}{fpath} {self.message}")
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,12 @@ def parse_config(function_config: Any) -> tuple[Config, list[Result]]:
     if function_config.get("kind") == DEFAULTS_KIND and group_of(function_config) == GROUP:
         defaults, findings = read_defaults(function_config)
         return Config(defaults=defaults), findings
+    kind, api_version = function_config.get("kind"), function_config.get("apiVersion")
+    if (kind, api_version) not in (("ConfigMap", "v1"), (FUNCTION_KIND, FUNCTION_API)):
+        return Config(), [Result(f"functionConfig {kind or '(no kind)'} ({api_version or 'no apiVersion'}) is not "
+                                 f"one this function reads: use a ConfigMap (v1) or {FUNCTION_KIND} "
+                                 f"({FUNCTION_API}) with data, or a {DEFAULTS_KIND} ({GROUP}/v1alpha1)",
+                                 resource=function_config, rule="krm/config")]
     data = function_config.get("data") or {}
     if not isinstance(data, dict):
         return Config(), [Result("functionConfig.data must be a map of strings", resource=function_config,
@@ -250,7 +259,7 @@ def transform(items: list[Any], function_config: Any) -> tuple[list[Any], list[R
             out.append(item)
             continue
         experiments += 1
-        data, item_results = check_experiment(item, i, config.strict)
+        data, item_results = check_experiment(item, i, config.strict, defaults is not None and defaults.names_gateway)
         results.extend(item_results)
         if data is None:
             out.append(item)
@@ -276,14 +285,16 @@ def transform(items: list[Any], function_config: Any) -> tuple[list[Any], list[R
     return out, results
 
 
-def check_experiment(item: dict[str, Any], index: int, strict: bool) -> tuple[dict[str, Any] | None, list[Result]]:
-    """Validate one item as ``kubectl testbench validate`` would; the Experiment as stored when valid."""
+def check_experiment(item: dict[str, Any], index: int, strict: bool,
+                     gateway_default: bool = False) -> tuple[dict[str, Any] | None, list[Result]]:
+    """Validate one item as ``kubectl testbench validate`` would; the Experiment as stored when valid.
+    ``gateway_default``: the RenderDefaults in use names an AI gateway (no ``semantic/no-gateway`` then)."""
     from kubectl_testbench.validate.engine import Options, validate_text
 
     path, file_index = source_file(item)
     label = path or f"items[{index}]"
     result = validate_text(json.dumps(_without_bookkeeping(item), ensure_ascii=False), label,
-                           Options(strict=strict, keep_experiments=True))
+                           Options(strict=strict, keep_experiments=True), gateway_default=lambda: gateway_default)
     results = []
     for d in result.diagnostics:
         severity = d.severity.value
@@ -385,6 +396,76 @@ def process(resource_list: Any) -> tuple[dict[str, Any], list[Result]]:
     if all_results:
         out["results"] = all_results
     return out, results
+
+
+def write_resource_list(out: dict[str, Any], original: dict[str, Any], text: str) -> str:
+    """The output ResourceList as YAML that keeps every untouched item as the orchestrator wrote it.
+
+    The KRM Functions Specification asks functions to preserve comments; orchestrators (kpt) write items
+    back to the user's files, so an item we did not change must come back with its comments, flow style
+    and quoting. ruamel.yaml's round-trip mode carries them; items are matched by identity with the
+    parsed input. Rendered objects and results are written by our own emitter (conservative quoting that
+    reads the same under YAML 1.1 and 1.2) and then joined into the tree.
+    """
+    import io
+
+    from ruamel.yaml import YAML
+    from ruamel.yaml.comments import CommentedSeq
+
+    from kubectl_testbench.emit.yamlout import dump
+
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.allow_duplicate_keys = True
+    yaml.width = 1 << 30  # never fold long strings: the text must stay what it was
+    yaml.indent(mapping=2, sequence=2, offset=0)
+    tree = yaml.load(text)
+    if not isinstance(tree.get("items"), CommentedSeq):
+        tree["items"] = CommentedSeq()
+    items: CommentedSeq = tree["items"]
+    nodes = list(items)
+    kept = {id(item): i for i, item in enumerate(original.get("items") or []) if i < len(nodes)}
+
+    def ours(value: Any) -> Any:
+        return yaml.load(dump(value))
+
+    # Comments inside an item travel with its node. The comment block before an item (kpt writes it as
+    # "- # head comment") belongs to the sequence, and ruamel would move it between the items, where kpt
+    # reads it as the previous item's foot comment; kpt restores head comments from its own input
+    # (verified by the kpt fn eval test), so they are left out here.
+    del items[:]
+    items.ca.items.clear()
+    items.extend(ours(item) if kept.get(id(item)) is None else nodes[kept[id(item)]] for item in out["items"])
+    if "results" in out:
+        tree["results"] = ours(out["results"])
+    buffer = io.StringIO()
+    yaml.dump(tree, buffer)
+    return buffer.getvalue()
+
+
+def rejected_input(docs: list[Any]) -> tuple[dict[str, Any], list[Result]]:
+    """What goes back for input that is not a ResourceList: the items untouched, and an error result.
+
+    The KRM Functions Specification (v1) has the orchestrator send exactly one ``ResourceList`` and the
+    function answer with one, reporting problems as results and failure by a non-zero exit. An empty
+    stdin, a ``v1 List`` or a bare stream is answered that way instead of being passed through as if
+    it had been rendered.
+    """
+    if not docs:
+        items: list[Any] = []
+        message = "stdin is empty: expected a ResourceList (config.kubernetes.io/v1) with items"
+    elif len(docs) == 1 and isinstance(docs[0], dict) and isinstance(docs[0].get("items"), list):
+        items = docs[0]["items"]
+        message = (f"stdin is a {docs[0].get('apiVersion', '?')} {docs[0].get('kind', '?')}, not a ResourceList "
+                   "(config.kubernetes.io/v1): nothing was rendered; wrap the items in a ResourceList, or run "
+                   "kubectl testbench render for plain manifests")
+    else:
+        items = docs
+        message = ("stdin is a stream of resources, not a ResourceList (config.kubernetes.io/v1): nothing was "
+                   "rendered; as a kustomize exec plugin the config file must be given as the argument")
+    result = Result(message, rule="krm/input")
+    return {"apiVersion": RESOURCE_LIST_API, "kind": RESOURCE_LIST, "items": items,
+            "results": [result.as_dict()]}, [result]
 
 
 def load_documents(text: str) -> list[Any]:

@@ -47,6 +47,8 @@ class BuildResult:
     remarks: list[Remark] = field(default_factory=list)
     error: Remark | None = None
     extra_documents: bool = False
+    ignored: Mark | None = None
+    """Where content after an explicit document end (``...``) starts: kubectl drops it."""
 
 
 class YamlReadError(Exception):
@@ -62,14 +64,14 @@ class YamlReadError(Exception):
 class _Frame:
     """An open mapping or sequence while its events stream in."""
 
-    __slots__ = ("anchor", "container", "is_map", "key", "key_mark", "merges", "seg", "size")
+    __slots__ = ("anchor", "container", "is_map", "key", "key_mark", "merged", "seg", "size")
 
     def __init__(self, container: Any, is_map: bool, seg: PathSegment | None, anchor: str | None) -> None:
         self.container = container
         self.is_map = is_map
         self.key: Any = _NO_KEY
         self.key_mark: Mark = (0, 0)
-        self.merges: list[tuple[Any, Mark]] = []
+        self.merged: set[str] | None = None
         self.seg = seg
         self.size = 1
         self.anchor = anchor
@@ -187,8 +189,6 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
         elif t is MapEnd or t is SeqEnd:
             frame = stack.pop()
             top = stack[-1] if stack else None
-            if frame.merges:
-                _apply_merges(frame, remarks, path_of)
             if frame.anchor:
                 anchors[frame.anchor] = (frame.container, frame.size)
             value, mark, size = frame.container, frame.container.mark, frame.size
@@ -203,6 +203,7 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
                                     f"({limits.alias_budget} nodes beyond 10x the document; a billion-laughs "
                                     "document?)", mark)
         elif t is DocEnd:
+            end = event
             break
         else:  # pragma: no cover - libyaml guarantees the event grammar
             raise YamlReadError("yaml/syntax", f"unexpected {t.__name__}", _mark(event, line_offset))
@@ -223,16 +224,22 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
             key = top.key
             top.key = no_key
             if key is _MERGE:
-                top.merges.append((value, mark))
+                _merge(top, value, mark, remarks, path_of)
                 continue
             if key in c:
-                remarks.append(Remark("yaml/duplicate-key", f'duplicate key "{key}": the later value wins',
+                remarks.append(Remark("yaml/duplicate-key", _duplicate_message(key, top.merged),
                                       top.key_mark, path_of(key)))
             c[key] = value
             c.key_marks[key] = top.key_mark
             c.value_marks[key] = mark
-    if isinstance(get(), DocStart):
+    try:
+        following = get()
+    except yaml.YAMLError:  # libyaml wants '---' before a document that follows '...'; go-yaml never looks
+        following = None
+    if following is None or isinstance(following, DocStart):
         result.extra_documents = True
+        if end.explicit:
+            result.ignored = (end.end_mark.line + 2 + line_offset, 1)
     result.data = None if root is no_key else root
     result.empty = result.data is None
 
@@ -308,23 +315,33 @@ def _key_string(value: Any, mark: Mark) -> str:
     raise YamlReadError("yaml/key-type", f"a {kind} cannot be a mapping key in Kubernetes YAML", mark)
 
 
-def _apply_merges(frame: _Frame, remarks: list[Remark], path_of: Any) -> None:
-    """YAML merge keys (``<<: *defaults``): explicit keys win, earlier merged maps win over later."""
+def _merge(frame: _Frame, value: Any, mark: Mark, remarks: list[Remark], path_of: Any) -> None:
+    """A merge key (``<<: *defaults``) as go-yaml v2 decodes it: where it stands among the entries.
+
+    Its keys are set in order, over what came before and under what comes after; of a sequence of merged
+    maps the first one wins (they are applied last to first). Strict decoding (YAMLToJSONStrict) rejects
+    every key that is set twice, by a merge or explicitly, so each overlap is a duplicate key.
+    """
+    sources = list(reversed(value)) if isinstance(value, list) else [value]
+    if not all(isinstance(source, dict) for source in sources):
+        raise YamlReadError("yaml/merge", "a merge key (<<) needs a mapping or a list of mappings", mark)
     target: PosDict = frame.container
-    sources: list[Any] = []
-    for value, mark in frame.merges:
-        if isinstance(value, PosList):
-            sources.extend(value)
-        else:
-            sources.append(value)
-        for source in sources:
-            if not isinstance(source, dict):
-                raise YamlReadError("yaml/merge", "a merge key (<<) needs mappings", mark)
+    if frame.merged is None:
+        frame.merged = set()
     for source in sources:
         for key, val in source.items():
             if key in target:
-                continue
+                remarks.append(Remark("yaml/duplicate-key", _duplicate_message(key, frame.merged, True),
+                                      frame.key_mark, path_of(key)))
             target[key] = val
             if isinstance(source, PosDict):
                 target.key_marks[key] = source.key_marks.get(key, source.mark)
                 target.value_marks[key] = source.value_marks.get(key, source.mark)
+            frame.merged.add(key)
+
+
+def _duplicate_message(key: str, merged: set[str] | None, merging: bool = False) -> str:
+    if merging or (merged is not None and key in merged):
+        return (f'key "{key}" is set both by a merge key (<<) and by another entry: strict decoding rejects it '
+                "(without it, the later one wins)")
+    return f'duplicate key "{key}": the later value wins'

@@ -69,6 +69,8 @@ def locate(root: Any, path: Sequence[PathSegment], key: bool = False) -> Mark | 
             if seg < len(node.item_marks):
                 mark = node.item_marks[seg]
             node = node[seg]
+        elif isinstance(node, PosDict) and seg in node.key_marks:
+            return node.key_marks[seg]  # a key whose null value was pruned: point at the key itself
         else:
             return mark
     return mark

@@ -59,11 +59,12 @@ def resolve_plain(text: str) -> tuple[Any, str | None]:
 
 
 def _resolve_number(text: str) -> tuple[Any, str | None]:
-    plain = text.replace("_", "")
     if text[0] == ".":
-        if _GO_FLOAT.fullmatch(plain):
-            return _normalise(float(plain)), None
+        # go-yaml hands the text itself to strconv.ParseFloat: "._5" stays a string, ".5_0" is 0.5
+        if _GO_FLOAT.fullmatch(text.replace("_", "")) and _underscores_ok(text):
+            return _normalise(float(text.replace("_", ""))), None
         return text, None
+    plain = text.replace("_", "")
     if _GO_INT.fullmatch(plain):
         value = _go_parse_int(plain)
         if -_INT64 <= value < 2**64:
@@ -77,6 +78,12 @@ def _resolve_number(text: str) -> tuple[Any, str | None]:
     if _SEXAGESIMAL.fullmatch(text):
         return text, Note.SEXAGESIMAL
     return text, None
+
+
+def _underscores_ok(text: str) -> bool:
+    """strconv's rule for underscores in a number: each one between two digits."""
+    return all(i > 0 and text[i - 1].isdigit() and i + 1 < len(text) and text[i + 1].isdigit()
+               for i, c in enumerate(text) if c == "_")
 
 
 def _go_parse_int(plain: str) -> int:
@@ -100,13 +107,30 @@ def _normalise(value: float) -> float | int:
     return value
 
 
+def _binary(text: str) -> str:
+    """``!!binary``: go-yaml decodes the base64 (line breaks ignored) into a string; invalid UTF-8 becomes
+    U+FFFD byte by byte when the value is written as JSON."""
+    import base64
+    import binascii
+
+    try:
+        data = base64.b64decode(text.replace("\n", "").replace("\r", ""), validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError("!!binary value contains invalid base64 data") from None
+    value = data.decode("utf-8", "surrogateescape")
+    return _ESCAPED.sub("\ufffd", value)
+
+
+_ESCAPED = re.compile("[\udc80-\udcff]")
+
+
 def resolve_tagged(tag: str, text: str) -> Any:
     """The value of a scalar with an explicit core tag (``!!str 10``). Raises ValueError if it cannot be."""
     short = tag.removeprefix("tag:yaml.org,2002:")
     if short in ("str", "timestamp"):
         return text
     if short == "binary":
-        return "".join(text.split())
+        return _binary(text)
     if short == "null":
         return None
     if short == "bool":

@@ -14,6 +14,15 @@ from pydantic import Field
 from kubectl_testbench.model.base import KubeModel
 from kubectl_testbench.model.k8s import EnvVar
 
+
+class SecretKeyRef(KubeModel):
+    """A key of a Secret in the Testkube namespace (where the TestWorkflow runs)."""
+
+    name: Annotated[str, Field(min_length=1)]
+    """Name of the Secret."""
+    key: Annotated[str, Field(min_length=1)]
+    """Key in the Secret whose value is the API key."""
+
 DEFAULTS_KIND = "RenderDefaults"
 DEFAULTS_FILE = "testbench-defaults.yaml"
 
@@ -29,6 +38,10 @@ class GatewayDefaults(KubeModel):
     """Service port of gateways (the AiGateway resource's spec.port; its default is 80)."""
     url: str | None = None
     """Full gateway URL; {name}, {namespace} and {port} are filled in. Overrides the port."""
+    api_key_secret_ref: SecretKeyRef | None = None
+    """Secret holding the judge's API key, for gateways that check one: every TestWorkflow gets OPENAI_API_KEY
+from it (an Experiment's own spec.env entry of that name wins). Without it the key is the operator's
+placeholder "testbench", which gateways that need no key ignore."""
 
 
 class RenderDefaultsSpec(KubeModel):

@@ -1,9 +1,12 @@
 """The inline dataset as ``experiment.json``: the snake_case file the run phase reads.
 
-Same bytes as the upstream operator writes (Go ``json.MarshalIndent``: two-space indent, HTML-safe
-escapes, Go's float formatting, empty fields omitted), with two fixes: ``threshold: 0`` is kept (Go's
-``omitempty`` drops it, silently turning a 0 threshold into the default) and tool calls without ``args``
-get ``args: {}`` (the run phase indexes ``args`` unconditionally).
+Same bytes as the upstream operator writes (experiment_controller.go@a8e16f1 ``buildExperimentJSON``: Go
+``json.MarshalIndent`` of its own structs): keys in the structs' declaration order, two-space indent, HTML-safe
+escapes, Go's float formatting, empty fields omitted. Only the raw ``args``, ``parameters`` and
+``custom_values`` maps (``json.RawMessage``, the bytes the API server stored from a Go map) have sorted keys,
+at every depth. Two fixes differ on purpose: ``threshold: 0`` is kept (Go's ``omitempty`` drops it, silently
+turning a 0 threshold into the default) and tool calls without ``args`` get ``args: {}`` (the run phase's
+model requires ``args``). tests/render/test_experiment_json_bytes.py pins the bytes.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ _GO_HTML_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u20
 
 
 def experiment_document(inline: dict[str, Any]) -> dict[str, Any]:
-    """The snake_case experiment document for a validated ``spec.dataset.inline``."""
+    """The snake_case experiment document for a validated ``spec.dataset.inline``, keys in the operator's
+    struct order (dicts keep insertion order; the encoder writes them as they are)."""
     out: dict[str, Any] = {}
     if inline.get("llmAsAJudgeModel"):
         out["llm_as_a_judge_model"] = inline["llmAsAJudgeModel"]
@@ -41,7 +45,7 @@ def _step(step: dict[str, Any]) -> dict[str, Any]:
             r["response"] = ref["response"]
         if ref.get("toolCalls"):
             r["tool_calls"] = [
-                {"name": tc.get("name", ""), "args": tc["args"] if tc.get("args") is not None else {}}
+                {"name": tc.get("name", ""), "args": _raw(tc["args"]) if tc.get("args") is not None else {}}
                 for tc in ref["toolCalls"]
             ]
         if ref.get("topics"):
@@ -50,7 +54,7 @@ def _step(step: dict[str, Any]) -> dict[str, Any]:
             r["retrieved_contexts"] = list(ref["retrievedContexts"])
         out["reference"] = r
     if step.get("customValues") is not None:
-        out["custom_values"] = step["customValues"]
+        out["custom_values"] = _raw(step["customValues"])
     if step.get("metrics"):
         metrics = []
         for m in step["metrics"]:
@@ -58,10 +62,19 @@ def _step(step: dict[str, Any]) -> dict[str, Any]:
             if m.get("threshold") is not None:
                 item["threshold"] = m["threshold"]
             if m.get("parameters") is not None:
-                item["parameters"] = m["parameters"]
+                item["parameters"] = _raw(m["parameters"])
             metrics.append(item)
         out["metrics"] = metrics
     return out
+
+
+def _raw(value: Any) -> Any:
+    """A raw (preserve-unknown-fields) value as the API server stores it: object keys sorted at every depth."""
+    if isinstance(value, dict):
+        return {key: _raw(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_raw(item) for item in value]
+    return value
 
 
 def experiment_json_size(inline: dict[str, Any]) -> int:
@@ -119,7 +132,8 @@ def _fixed(text: str) -> str:
 
 
 def experiment_json(inline: dict[str, Any]) -> str:
-    """``experiment.json`` text: sorted keys, two-space indent, escapes and floats as Go's encoder writes them."""
+    """``experiment.json`` text: struct-ordered keys, two-space indent, escapes and floats as Go's encoder writes
+    them."""
     parts: list[str] = []
     _encode(experiment_document(inline), 0, parts)
     text = "".join(parts)
@@ -130,11 +144,13 @@ def experiment_json(inline: dict[str, Any]) -> str:
 
 
 def _encode(value: Any, depth: int, out: list[str]) -> None:
-    """``json.dumps(indent=2, sort_keys=True)`` (which is pure Python with an indent anyway), Go's floats."""
+    """``json.dumps(indent=2)`` in the document's own key order (pure Python with an indent anyway), Go's
+    floats."""
     if isinstance(value, str):
         out.append(json.dumps(value, ensure_ascii=False))
     elif isinstance(value, dict):
-        _members([(json.dumps(key, ensure_ascii=False) + ": ", value[key]) for key in sorted(value)], "{}", depth, out)
+        _members([(json.dumps(key, ensure_ascii=False) + ": ", item) for key, item in value.items()], "{}", depth,
+                 out)
     elif isinstance(value, list):
         _members([("", item) for item in value], "[]", depth, out)
     elif value is True:

@@ -50,9 +50,19 @@ def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
     return out
 
 
-@cache
 def load_defaults(path: str) -> Defaults:
-    """The RenderDefaults in ``path``; raises :class:`DefaultsError` with located findings."""
+    """The RenderDefaults in ``path``; raises :class:`DefaultsError` with located findings. Read once per
+    version of the file (a tree of Experiments shares one; an edited file is read again)."""
+    try:
+        stat = os.stat(path)
+        version: tuple[int, int] = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = (0, 0)
+    return _load_defaults(path, version)
+
+
+@cache
+def _load_defaults(path: str, version: tuple[int, int]) -> Defaults:
     try:
         text = decode(read_bytes(Source(path), DEFAULT_LIMITS))
     except (SourceError, DecodeError) as err:

@@ -14,6 +14,19 @@ TESTWORKFLOW_API = "testworkflows.testkube.io/v1"
 TESTTRIGGER_API = "tests.testkube.io/v1"
 SYNC_WAVE = "argocd.argoproj.io/sync-wave"
 WAVES = {"ConfigMap": "0", "TestWorkflow": "1", "TestTrigger": "2"}
+JUDGE_API_KEY = "testbench"
+"""What the operator passes as ``openAiApiKey`` with every gateway it resolves (experiment_controller.go@a8e16f1):
+the judge client is ``AsyncOpenAI()`` and openai >= 2.34 refuses an empty key, so a base path without a key
+scores nothing. Gateways that check keys get a real one from a Secret (RenderDefaults
+``aiGateway.apiKeySecretRef`` or the Experiment's ``spec.env``), which overrides this placeholder."""
+ENV_SOURCE_FIELDS: dict[str, tuple[str, ...]] = {
+    "secretKeyRef": ("name", "key", "optional"),
+    "configMapKeyRef": ("name", "key", "optional"),
+    "fieldRef": ("fieldPath",),
+}
+"""The ``valueFrom`` fields the operator copies into ``spec.container.env`` (experiment_controller.go@a8e16f1).
+Sources it drops (``resourceFieldRef``, ``fileKeyRef``) are kept whole here: dropped, the variable would
+silently arrive empty (docs/render.md lists the deviation)."""
 TRIGGER_CONDITIONS: dict[str, Any] = {
     "timeout": 100,
     "delay": 2,
@@ -57,24 +70,47 @@ def _config(**values: str) -> dict[str, str]:
     return {k: literal(v) for k, v in values.items()}
 
 
+def dataset_url(dataset: dict[str, Any]) -> str | None:
+    """The operator's ``resolveDatasetURL``: the url as given, or ``s3://<bucket>/<key>``; None when inline."""
+    if dataset.get("url"):
+        return str(dataset["url"])
+    s3 = dataset.get("s3")
+    if s3 is not None:
+        return f"s3://{s3['bucket']}/{s3['key']}"
+    return None
+
+
 def phases(experiment: dict[str, Any], settings: Resolved) -> list[dict[str, Any]]:
-    """``spec.use``: the phase templates in order, each with exactly the config it declares."""
-    dataset = experiment["spec"]["dataset"]
+    """``spec.use``: the phase templates in the operator's order, each with exactly the operator's config."""
     exp_name = experiment["metadata"]["name"]
     use: list[dict[str, Any]] = []
-    if dataset.get("s3") is not None:
-        s3 = dataset["s3"]
-        use.append({"name": layout.SETUP_TEMPLATE, "config": _config(bucket=s3["bucket"], key=s3["key"])})
-    elif dataset.get("url") is not None:
-        use.append({"name": layout.FETCH_TEMPLATE, "config": _config(url=dataset["url"])})
+    url = dataset_url(experiment["spec"]["dataset"])
+    if url is not None:
+        use.append({"name": layout.SETUP_TEMPLATE, "config": _config(datasetUrl=url)})
     use.append({"name": layout.RUN_TEMPLATE, "config": _config(agentUrl=settings.agent_url, experimentName=exp_name)})
     evaluate: dict[str, Any] = {"name": layout.EVALUATE_TEMPLATE}
     if settings.gateway_url:
-        evaluate["config"] = _config(openAiBasePath=settings.gateway_url)
+        evaluate["config"] = _config(openAiBasePath=settings.gateway_url, openAiApiKey=JUDGE_API_KEY)
     use.append(evaluate)
     use.append({"name": layout.PUBLISH_TEMPLATE, "config": _config(experimentName=exp_name)})
     use.append({"name": layout.VISUALIZE_TEMPLATE, "config": _config(experimentName=exp_name)})
     return use
+
+
+def operator_env(entry: dict[str, Any]) -> dict[str, Any]:
+    """One env entry with the fields the operator keeps: ``name``, a non-empty ``value``, and ``valueFrom``
+    narrowed to :data:`ENV_SOURCE_FIELDS` (other sources kept whole)."""
+    out: dict[str, Any] = {"name": entry.get("name", "")}
+    if entry.get("value"):
+        out["value"] = entry["value"]
+    source = entry.get("valueFrom")
+    if isinstance(source, dict) and source:
+        narrowed: dict[str, Any] = {}
+        for kind, ref in source.items():
+            keep = ENV_SOURCE_FIELDS.get(kind)
+            narrowed[kind] = {k: ref[k] for k in keep if k in ref} if keep and isinstance(ref, dict) else ref
+        out["valueFrom"] = narrowed
+    return out
 
 
 def test_workflow(experiment: dict[str, Any], settings: Resolved) -> dict[str, Any]:
@@ -88,7 +124,7 @@ def test_workflow(experiment: dict[str, Any], settings: Resolved) -> dict[str, A
                 "name": naming.resource_name(name, ns, naming.SUFFIX_DATASET), "key": CONFIGMAP_KEY}},
         }]}
     if settings.env:
-        spec["container"] = {"env": literal_env(settings.env)}
+        spec["container"] = {"env": literal_env([operator_env(e) for e in settings.env])}
     schedule = experiment["spec"].get("schedule")
     if schedule:
         cronjob: dict[str, Any] = {"cron": schedule["cron"]}

@@ -35,6 +35,8 @@ class Request:
     limits: Limits = DEFAULT_LIMITS
     pass_manifests: bool = False
     """Pass objects render wrote earlier through unchanged (``apply``, ``diff``, ``prune``)."""
+    only_testbench_files: bool = False
+    """Leave files that do not mention our API group unread; skip Go/Helm templates with a notice (hooks)."""
 
 
 @dataclass(slots=True)
@@ -66,7 +68,10 @@ def render_source(item: Source | SourceError, request: Request) -> FileRender:
 
         return FileRender(_unreadable(item.path, item.rule, item.message))
     result = validate_source(item, Options(strict=request.strict, limits=request.limits, keep_experiments=True,
-                                           keep_manifests=request.pass_manifests))
+                                           keep_manifests=request.pass_manifests,
+                                           only_testbench_files=request.only_testbench_files,
+                                           defaults_file=request.defaults_file,
+                                           discover_defaults=request.discover_defaults))
     out = FileRender(result)
     for doc in result.manifests:
         out.objects.append(_rendered(doc.data, request.fmt, f"{doc.file}:{doc.line}", manifest=True))
@@ -104,7 +109,7 @@ def render_paths(paths: Iterable[str], request: Request, jobs: int | None = None
 
     from kubectl_testbench.validate.engine import PARALLEL_MIN_FILES
 
-    items = list(iter_sources(paths))
+    items = list(iter_sources(paths, request.only_testbench_files))
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     sources = [s for s in items if isinstance(s, Source)]
     if workers > 1 and len(sources) >= PARALLEL_MIN_FILES and all(s.path != "-" for s in sources):
@@ -179,8 +184,8 @@ def render_all(paths: Iterable[str], request: Request, jobs: int | None = None, 
             for d in file_render.result.diagnostics:
                 if d.severity is Severity.ERROR or (request.strict and d.severity is Severity.WARNING):
                     out.problems.append(d)
-                elif d.severity is Severity.WARNING:
-                    out.warnings.append(d)
+                elif d.severity is Severity.WARNING or d.rule == "input/template":
+                    out.warnings.append(d)  # printed on stderr; a skipped template is worth a notice
             if not out.ok:
                 continue
             for obj in file_render.objects:

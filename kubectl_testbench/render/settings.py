@@ -20,8 +20,13 @@ ANNOTATIONS = (ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_URL, ANNOTATION_GATEWAY_
 DEFAULT_AGENT_PORT = 8000
 DEFAULT_GATEWAY_PORT = 80
 DEFAULT_AGENT_URL = "http://{name}.{namespace}:{port}"
-DEFAULT_GATEWAY_URL = "http://{name}.{namespace}.svc.cluster.local:{port}"
+DEFAULT_GATEWAY_URL = "http://{name}.{namespace}.svc.cluster.local.:{port}"
+"""The operator's ``buildAiGatewayServiceUrl`` (experiment_controller.go@a8e16f1): an absolute FQDN with the
+trailing dot, so the resolver does not walk the Pod's DNS search list first."""
 DEFAULT_GATEWAY_NAMESPACE = "ai-gateway"
+JUDGE_API_KEY_ENV = "OPENAI_API_KEY"
+PLACEHOLDERS = ("name", "namespace", "port")
+"""What URL templates may contain; every other character, braces included, is kept as written."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,8 @@ class Defaults:
     gateway_namespace: str | None = None
     gateway_port: int | None = None
     gateway_url: str | None = None
+    gateway_api_key_secret: tuple[str, str] | None = None
+    """(Secret name, key) of the judge's API key."""
     env: tuple[dict[str, Any], ...] = ()
     argocd_sync_waves: bool | None = None
     source: str = ""
@@ -56,12 +63,28 @@ class Defaults:
     @classmethod
     def from_spec(cls, spec: dict[str, Any], source: str) -> Defaults:
         gw = spec.get("aiGateway") or {}
+        secret = gw.get("apiKeySecretRef") or {}
         return cls(
             testkube_namespace=spec.get("testkubeNamespace"), agent_port=spec.get("agentPort"),
             agent_url=spec.get("agentUrl"), gateway_name=gw.get("name"), gateway_namespace=gw.get("namespace"),
-            gateway_port=gw.get("port"), gateway_url=gw.get("url"), env=tuple(spec.get("env") or ()),
-            argocd_sync_waves=spec.get("argocdSyncWaves"), source=source,
+            gateway_port=gw.get("port"), gateway_url=gw.get("url"),
+            gateway_api_key_secret=(secret["name"], secret["key"]) if secret else None,
+            env=tuple(spec.get("env") or ()), argocd_sync_waves=spec.get("argocdSyncWaves"), source=source,
         )
+
+    @property
+    def names_gateway(self) -> bool:
+        """The file names a default AI gateway (as the operator finds the first AiGateway in ai-gateway)."""
+        return bool(self.gateway_name)
+
+    def base_env(self) -> list[dict[str, Any]]:
+        """The file's env, after the judge key from ``aiGateway.apiKeySecretRef`` (an explicit env entry of the
+        same name wins over it)."""
+        env = list(self.env)
+        if self.gateway_api_key_secret and all(e.get("name") != JUDGE_API_KEY_ENV for e in env):
+            name, key = self.gateway_api_key_secret
+            env.insert(0, {"name": JUDGE_API_KEY_ENV, "valueFrom": {"secretKeyRef": {"name": name, "key": key}}})
+        return env
 
 
 @dataclass(frozen=True)
@@ -92,7 +115,7 @@ def resolve(experiment: dict[str, Any], flags: Flags, defaults: Defaults | None)
     agent_ns = agent.get("namespace") or namespace
     agent_port = _first(flags.agent_port, d.agent_port, DEFAULT_AGENT_PORT)
     agent_template = _first(annotations.get(ANNOTATION_AGENT_URL), flags.agent_url, d.agent_url, DEFAULT_AGENT_URL)
-    agent_url = agent_template.format_map(_Fill(name=agent.get("name", ""), namespace=agent_ns, port=agent_port))
+    agent_url = fill(agent_template, name=agent.get("name", ""), namespace=agent_ns, port=agent_port)
 
     gateway_url: str | None = None
     ref = spec.get("aiGatewayRef")
@@ -105,7 +128,7 @@ def resolve(experiment: dict[str, Any], flags: Flags, defaults: Defaults | None)
                          d.gateway_port, DEFAULT_GATEWAY_PORT)
         template = _first(annotations.get(ANNOTATION_GATEWAY_URL), flags.gateway_url, d.gateway_url,
                           DEFAULT_GATEWAY_URL)
-        gateway_url = template.format_map(_Fill(name=gw_name, namespace=gw_ns, port=gw_port))
+        gateway_url = fill(template, name=gw_name, namespace=gw_ns, port=gw_port)
     elif annotations.get(ANNOTATION_GATEWAY_URL):
         gateway_url = annotations[ANNOTATION_GATEWAY_URL]
 
@@ -114,7 +137,7 @@ def resolve(experiment: dict[str, Any], flags: Flags, defaults: Defaults | None)
         testkube_namespace=_first(flags.testkube_namespace, d.testkube_namespace, TESTKUBE_NAMESPACE),
         agent_url=agent_url,
         gateway_url=gateway_url,
-        env=merge_env(list(d.env), list(spec.get("env") or ())),
+        env=merge_env(d.base_env(), list(spec.get("env") or ())),
         sync_waves=bool(_first(flags.argocd_sync_waves, d.argocd_sync_waves, False)),
     )
 
@@ -125,8 +148,14 @@ def merge_env(defaults: list[dict[str, Any]], own: list[dict[str, Any]]) -> list
     return [e for e in defaults if e.get("name") not in names] + own
 
 
-class _Fill(dict[str, Any]):
-    """``str.format_map`` that leaves unknown ``{placeholders}`` as they are instead of failing."""
+def fill(template: str, **values: Any) -> str:
+    """``template`` with ``{name}``, ``{namespace}`` and ``{port}`` replaced and every other character kept.
 
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+    Not ``str.format``: that turns ``{{`` into ``{`` and would silently rewrite user text; here ``{{`` stays
+    ``{{`` and is escaped later like every other user string that lands in a TestWorkflow.
+    """
+    out = template
+    for key in PLACEHOLDERS:
+        if key in values:
+            out = out.replace("{" + key + "}", str(values[key]))
+    return out

@@ -75,6 +75,8 @@ class CheckSink(Sink):
         self.target = target
         self.owned, _, _ = directory._existing(target)
         self.diffs: list[str] = []
+        self.shown = _diff_name(target)
+        """The directory as the diff names it: as given (``deploy/rendered``), git-style, ``/`` separated."""
 
     def take(self, obj: Rendered) -> None:
         self._compare(obj.filename, directory.with_header(obj.text, name=obj.filename))
@@ -87,13 +89,24 @@ class CheckSink(Sink):
         if old != new:
             self.diffs.append("".join(difflib.unified_diff(
                 old.splitlines(keepends=True), new.splitlines(keepends=True),
-                fromfile=f"a/{self.target.name}/{name}" if path is not None else "/dev/null",
-                tofile=f"b/{self.target.name}/{name}")))
+                fromfile=f"a/{self.shown}/{name}" if path is not None else "/dev/null",
+                tofile=f"b/{self.shown}/{name}")))
 
     def finish(self) -> str:
         self._compare(directory.KUSTOMIZATION, directory.kustomization([o.filename for o in self.ordered()]))
         for name in sorted(set(self.owned) - set(self.names) - {directory.KUSTOMIZATION}):
             old = self.owned[name].read_text(encoding="utf-8")
             self.diffs.append("".join(difflib.unified_diff(
-                old.splitlines(keepends=True), [], fromfile=f"a/{self.target.name}/{name}", tofile="/dev/null")))
+                old.splitlines(keepends=True), [], fromfile=f"a/{self.shown}/{name}", tofile="/dev/null")))
         return "".join(d if d.endswith("\n") else d + "\n" for d in self.diffs)
+
+
+def _diff_name(target: Path) -> str:
+    """``target`` relative to the working directory when inside it (as git prints paths), else as given."""
+    import os
+
+    text = os.path.normpath(str(target))
+    if os.path.isabs(text):
+        rel = os.path.relpath(text)
+        text = rel if not rel.startswith("..") else text.lstrip(os.sep)
+    return text.replace(os.sep, "/")

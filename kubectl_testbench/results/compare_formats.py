@@ -36,14 +36,15 @@ def _step_label(p: CheckPair | StepPair) -> str:
 
 
 def _pair_line(p: CheckPair) -> str:
-    line = f"{p.scenario} › {_step_label(p)} › {p.metric}: {_side(p.base)} → {_side(p.candidate)}"
+    line = (f"{t.one_line(p.scenario)} › {_step_label(p)} › {t.one_line(p.metric)}: "
+            f"{_side(p.base)} → {_side(p.candidate)}")
     if p.delta is not None:
         line += f" ({t.delta(p.delta)})"
     threshold = (p.candidate or p.base)
     if threshold is not None:
         line += f", threshold {t.score(threshold.threshold)}"
     if p.candidate is not None and p.candidate.reason:
-        line += f"; {p.candidate.reason}"
+        line += f"; {t.one_line(p.candidate.reason)}"
     return line
 
 
@@ -63,8 +64,8 @@ def _headline(cmp: Comparison) -> str:
 
 def _run_line(label: str, s: Summary) -> str:
     run = s.run
-    return (f"{label} {run.source} (experiment {run.id or '-'}, judge {run.judge_model or '-'}, "
-            f"{t.plural(len(s.checks), 'check')}, {t.rate(s.overall.tally.pass_rate)} pass)")
+    return t.one_line(f"{label} {run.source} (experiment {run.id or '-'}, judge {run.judge_model or '-'}, "
+                      f"{t.plural(len(s.checks), 'check')}, {t.rate(s.overall.tally.pass_rate)} pass)")
 
 
 def compare_table(cmp: Comparison, gate: GateResult, policy: GatePolicy | None = None) -> str:
@@ -91,7 +92,8 @@ def compare_table(cmp: Comparison, gate: GateResult, policy: GatePolicy | None =
             out += f"\n{title} ({t.plural(len(steps), 'step')})\n"
             for sp in steps:
                 step = sp.base or sp.candidate
-                out += f"  {sp.scenario} › {_step_label(sp)}: {t.clip(step.input if step else '', INPUT_WIDTH)}\n"
+                out += (f"  {t.one_line(sp.scenario)} › {_step_label(sp)}: "
+                        f"{t.clip(step.input if step else '', INPUT_WIDTH)}\n")
     added = [p for p in cmp.checks if p.match is not Match.NONE and (p.base is None or p.candidate is None)]
     if added:
         out += f"\nMETRICS ON ONE SIDE ONLY ({len(added)})\n"

@@ -29,8 +29,8 @@ def _run_header(s: Summary) -> list[str]:
              f"default threshold {default_threshold(s)}"]
     tally = s.overall.tally
     return [
-        f"Results: {run.source}",
-        " · ".join(facts),
+        f"Results: {t.one_line(run.source)}",
+        t.one_line(" · ".join(facts)),
         f"Checks: {tally.passed} passed, {tally.failed} failed, {tally.errored} errored of {tally.total} "
         f"({t.rate(tally.pass_rate)} pass) · steps: {s.steps.passed} of {s.steps.total} passed"
         f" · mean score {t.score(s.overall.mean_score)}",
@@ -73,7 +73,8 @@ def results_table(summaries: Sequence[Summary], gate: GateResult, policy: GatePo
             out += f"\nNOT PASSING ({len(failing)})\n"
             for c in failing:
                 tag = "FAIL " if c.status is Status.FAIL else "ERROR"
-                out += f"{tag} {c.label}: {verdict_line(c)}\n      input: {t.clip(c.input, INPUT_WIDTH)}\n"
+                out += (f"{tag} {t.one_line(c.label)}: {t.one_line(verdict_line(c))}\n"
+                        f"      input: {t.clip(c.input, INPUT_WIDTH)}\n")
                 if c.details is not None:
                     out += f"      details: {t.clip(t.details(c.details), DETAILS_WIDTH)}\n"
         blocks.append(out)
@@ -199,16 +200,17 @@ def results_junit(summaries: Sequence[Summary], gate: GateResult, policy: GatePo
             name = sc.group.name if len(summaries) == 1 else f"{s.run.source}: {sc.group.name}"
             cases = []
             for c in checks:
-                body = f"input: {c.input}" + (f"\ndetails: {t.details(c.details)}" if c.details is not None else "")
+                body = f"input: {t.xml_text(c.input)}" + (
+                    f"\ndetails: {t.xml_text(t.details(c.details))}" if c.details is not None else "")
                 attrs = f"classname={t.xml_attr(name)} name={t.xml_attr(f'step {c.step_index + 1}: {c.metric}')}"
                 if c.status is Status.PASS:
                     cases.append(f'    <testcase {attrs} time="0"/>')
                 elif c.status is Status.FAIL:
                     cases.append(f'    <testcase {attrs} time="0"><failure message={t.xml_attr(verdict_line(c))} '
-                                 f'type="threshold">{t.xml_text(body)}</failure></testcase>')
+                                 f'type="threshold">{body}</failure></testcase>')
                 else:
                     cases.append(f'    <testcase {attrs} time="0"><error message={t.xml_attr(c.reason)} '
-                                 f'type="errored">{t.xml_text(body)}</error></testcase>')
+                                 f'type="errored">{body}</error></testcase>')
             tally = sc.group.tally
             total, failures, errors = total + tally.total, failures + tally.failed, errors + tally.errored
             suites.append(

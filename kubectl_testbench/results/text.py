@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from kubectl_testbench.safe_text import escape_controls
+
 DASH = "-"
 
 
@@ -61,9 +63,14 @@ def details(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
+def one_line(text: str) -> str:
+    """User text (names, reasons, sources) for a text line: control characters and line breaks escaped."""
+    return escape_controls(text)
+
+
 def clip(text: str, width: int) -> str:
     """Collapse whitespace (inputs span lines) and cut to ``width`` characters with an ellipsis."""
-    flat = " ".join(text.split())
+    flat = escape_controls(" ".join(text.split()))
     return flat if len(flat) <= width else flat[: max(width - 1, 0)] + "…"
 
 
@@ -79,28 +86,25 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence
 
 def md(text: str, width: int | None = None) -> str:
     """A markdown table cell: one line, pipes and HTML escaped (inputs are user text in a PR comment)."""
-    flat = clip(text, width) if width else " ".join(text.split())
+    flat = clip(text, width) if width else escape_controls(" ".join(text.split()))
     return flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
 
 
 def code(text: str) -> str:
     """Inline markdown code that survives backticks in the text."""
-    flat = " ".join(text.split())
+    flat = escape_controls(" ".join(text.split()))
     fence = "``" if "`" in flat else "`"
     return f"{fence}{flat}{fence}" if fence == "`" else f"{fence} {flat} {fence}"
 
 
 def xml_attr(text: str) -> str:
-    return quoteattr(_xml_safe(text))
+    """An XML attribute holding user text: control characters escaped visibly (XML 1.0 cannot carry them)."""
+    return quoteattr(escape_controls(text))
 
 
 def xml_text(text: str) -> str:
-    return escape(_xml_safe(text))
-
-
-def _xml_safe(text: str) -> str:
-    """Drop characters XML 1.0 cannot carry (control characters from tool output)."""
-    return "".join(ch for ch in text if ch in "\t\n\r" or (ord(ch) >= 0x20 and ord(ch) not in (0xFFFE, 0xFFFF)))
+    """XML element text holding user text, on one line, control characters escaped visibly."""
+    return escape(escape_controls(text))
 
 
 def plural(n: int, word: str) -> str:

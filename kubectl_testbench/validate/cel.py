@@ -1,30 +1,36 @@
 """CEL validation rules (``x-kubernetes-validations``) read from the CRD and evaluated with celpy.
 
-As in the API server, ``self`` is bound at the rule's schema node, ``number`` fields are doubles,
-``integer`` fields ints, absent and null are the same (nulls were pruned before), and transition rules
-(``oldSelf``) do not run on create.
+As in the API server (apiextensions-apiserver pkg/apiserver/schema/cel/validation.go): ``self`` is bound
+at the rule's schema node, ``number`` fields are doubles, ``integer`` fields ints, absent and null are the
+same (nulls were pruned before); transition rules (``oldSelf``) do not run on create unless they set
+``optionalOldSelf``, which runs them with ``oldSelf`` unset; ``reason`` picks the kind of field error and
+``fieldPath`` where it points; ``messageExpression`` falls back to ``message`` when it fails, is not a
+string, is empty or spans lines. Evaluation is metered (see :mod:`cel_cost`) and every error is one line.
 
 Cost: celpy needs ~40 ms to import and ~0.3 ms per evaluation. Each rule is compiled once per process,
-the Lark parser is cached on disk, and results are memoised on the *projection* of ``self`` the rule can
-observe: the AST tells which paths it reads and which it only tests with ``has()``. The dataset rule
-reads three presence bits, so thousands of Experiments share a handful of evaluations.
+the Lark parser is cached on disk (:mod:`cel_env`), and results are memoised on the *projection* of
+``self`` the rule can observe: the AST tells which paths it reads and which it only tests with ``has()``.
+The dataset rule reads three presence bits, so thousands of Experiments share a handful of evaluations.
 """
 
 from __future__ import annotations
 
 import json
-import logging
-import os
 import re
-import sys
 from dataclasses import dataclass
-from pathlib import Path as FsPath
 from typing import Any
 
 from kubectl_testbench.load.positions import Path
+from kubectl_testbench.validate.cel_cost import (
+    CALL_LIMIT_ERROR,
+    MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES,
+    CostExceeded,
+    Meter,
+)
 
 Schema = dict[str, Any]
 _MEMO_LIMIT = 4096
+REASONS = ("FieldValueInvalid", "FieldValueRequired", "FieldValueForbidden", "FieldValueDuplicate")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,78 +42,179 @@ class CelOutcome:
     error: str = ""
     field_path: Path = ()
     skipped: bool = False
+    reason: str = "FieldValueInvalid"
+    stopped: str = ""
+    """Why evaluation stopped early: "call"/"budget" (the server's limits, an error) or "offline"."""
 
 
 class CompiledRule:
     """One rule: compiled program, the paths of ``self`` it reads, and a memo of its results."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
+        from kubectl_testbench.validate.cel_env import environment
+        from kubectl_testbench.validate.cel_syntax import rewrite
+
         self.rule: str = spec["rule"]
-        self.message: str = spec.get("message") or f"failed rule: {self.rule}"
+        self.message: str = (spec.get("message") or "").strip()
         self.message_expression: str | None = spec.get("messageExpression")
         self.field_path: Path = _parse_field_path(spec.get("fieldPath", ""))
-        self.reason: str = spec.get("reason", "FieldValueInvalid")
-        env = _environment()
-        ast = env.compile(self.rule)
+        reason = spec.get("reason")
+        self.reason: str = reason if reason in REASONS else "FieldValueInvalid"
+        self.optional_old_self = bool(spec.get("optionalOldSelf"))
+        self.meter = Meter()
+        env = environment()
+        self.compile_error = ""
+        try:
+            ast = env.compile(rewrite(self.rule))
+        except Exception as err:  # celpy's CELParseError, with a multi-line caret picture
+            self.compile_error = one_line(str(err))
+            ast = env.compile("true")
         self.transition = _uses_ident(ast, "oldSelf")
         self.presence, self.values = _access_paths(ast)
-        self.program = env.program(ast, functions=_k8s_library())
-        self.message_program = (
-            env.program(env.compile(self.message_expression), functions=_k8s_library())
-            if self.message_expression
-            else None
-        )
+        self.program = self._program(env, ast)
+        self.message_program = None
+        if self.message_expression:
+            try:
+                self.message_program = self._program(env, env.compile(rewrite(self.message_expression)))
+            except Exception:  # a messageExpression that does not compile falls back to message
+                self.message_program = None
         self.memo: dict[str, CelOutcome] = {}
 
-    def evaluate(self, value: Any, schema: Schema) -> CelOutcome:
-        if self.transition:
+    def _program(self, env: Any, ast: Any) -> Any:
+        from kubectl_testbench.validate.cel_cost import metered_runner
+        from kubectl_testbench.validate.cel_library import functions
+
+        return metered_runner(env, ast, functions(), lambda: self.meter)
+
+    @property
+    def error_string(self) -> str:
+        """ruleErrorString: the message if there is one, else the rule."""
+        return self.message or self.rule.strip()
+
+    def evaluate(self, value: Any, schema: Schema, meter: Meter | None = None) -> CelOutcome:
+        if self.transition and not self.optional_old_self:
             return CelOutcome(True, skipped=True)
         projected = _project(value, self.presence, self.values)
         key = json.dumps(projected, sort_keys=True, default=repr)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        outcome = self._run(projected, schema)
-        if len(self.memo) >= _MEMO_LIMIT:
-            self.memo.clear()
-        self.memo[key] = outcome
+        outcome = self._run(projected, schema, meter)
+        if not outcome.stopped:
+            if len(self.memo) >= _MEMO_LIMIT:
+                self.memo.clear()
+            self.memo[key] = outcome
         return outcome
 
-    def _run(self, value: Any, schema: Schema) -> CelOutcome:
+    def _run(self, value: Any, schema: Schema, meter: Meter | None = None) -> CelOutcome:
+        from celpy import celtypes
         from celpy.evaluation import CELEvalError
 
-        activation = {"self": to_cel(value, schema)}
-        try:
-            result = self.program.evaluate(activation)
-        except CELEvalError as err:
-            return CelOutcome(False, error=_eval_error_text(err))
-        except Exception as err:  # celpy raises plain TypeErrors for some overload failures
-            return CelOutcome(False, error=f"{type(err).__name__}: {err}")
-        if isinstance(result, CELEvalError):
-            return CelOutcome(False, error=_eval_error_text(result))
-        from celpy import celtypes
+        from kubectl_testbench.validate.cel_library import NONE
 
+        if self.compile_error:
+            return CelOutcome(False, error=f"rule compile error: {self.compile_error}")
+        if self.transition and not self.optional_old_self:
+            return CelOutcome(True, skipped=True)
+        self.meter = meter or Meter()
+        self.meter.start_call()
+        try:
+            activation: dict[str, Any] = {"self": to_cel(value, schema, self.meter)}
+            if self.transition:
+                activation["oldSelf"] = NONE  # optionalOldSelf on create: oldSelf is optional.none()
+            result = self.program.evaluate(activation)
+        except CostExceeded as stop:
+            return self._stopped(stop)
+        except CELEvalError as err:
+            return CelOutcome(False, error=f"{eval_error_text(err)} evaluating rule: {self.error_string}")
+        except RecursionError:
+            return CelOutcome(False, error=f"expression nested too deeply evaluating rule: {self.error_string}")
+        except Exception as err:  # celpy raises plain TypeErrors for some overload failures
+            return CelOutcome(False, error=_overload(err, self.error_string))
+        if isinstance(result, CELEvalError):
+            return CelOutcome(False, error=f"{eval_error_text(result)} evaluating rule: {self.error_string}")
         if not isinstance(result, (bool, celtypes.BoolType)):
-            return CelOutcome(False, error=f"rule must evaluate to a bool, got {type(result).__name__}")
+            return CelOutcome(False, error=f"rule must evaluate to a bool, got {type(result).__name__}: "
+                              f"{self.error_string}")
         if result:
             return CelOutcome(True)
-        return CelOutcome(False, message=self._message(activation), field_path=self.field_path)
+        return CelOutcome(False, message=self._message(activation), field_path=self.field_path,
+                          reason=self.reason)
+
+    def _stopped(self, stop: CostExceeded) -> CelOutcome:
+        if stop.limit == "offline":
+            return CelOutcome(True, skipped=True, stopped="offline",
+                              message=f"not evaluated: it needs more than {stop.spent - 1} cost units on this "
+                              "document, more than kubectl-testbench evaluates offline (the API server allows "
+                              "1000000 per rule)")
+        if stop.limit == "call":
+            return CelOutcome(False, stopped="call", error=f"'{CALL_LIMIT_ERROR}': no further validation rules "
+                              f"will be run due to call cost exceeds limit for rule: {self.error_string}")
+        return CelOutcome(False, stopped="budget", error="validation failed due to running out of cost budget, "
+                          "no further validation rules will be run")
 
     def _message(self, activation: dict[str, Any]) -> str:
-        if self.message_program is not None:
-            try:
-                text = self.message_program.evaluate(activation)
-                if isinstance(text, str) and text.strip():
-                    return str(text)
-            except Exception:  # an erroring messageExpression falls back to message, as in Kubernetes
-                pass
-        return self.message
+        """evalMessageExpression, falling back to ruleMessageOrDefault as the API server does."""
+        default = self.message or f"failed rule: {self.rule.strip()}"
+        if self.message_program is None:
+            return default
+        try:
+            text = self.message_program.evaluate(activation)
+        except Exception:  # an erroring messageExpression falls back to message, as in Kubernetes
+            return default
+        if not isinstance(text, str):
+            return default
+        text = text.strip()
+        if not text or "\n" in text or len(text.encode()) > MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES:
+            return default
+        return text
+
+
+def one_line(text: str) -> str:
+    """The first meaningful line of a celpy message, without celpy's internals."""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), text.strip())
+    return re.sub(r"\s*\(in activation .*\)$", "", first)
+
+
+_CELPY_TYPE = re.compile(r"<class '(?:celpy\.celtypes|builtins)\.(\w+?)(?:Type)?'>")
+_TYPE_NAMES = {"Int": "int", "Uint": "uint", "Double": "double", "String": "string", "Bool": "bool",
+               "Bytes": "bytes", "List": "list", "Map": "map", "NoneType": "null_type", "Timestamp": "timestamp",
+               "Duration": "duration"}
+
+
+_OPERATORS = {"relation_gt": "_>_", "relation_lt": "_<_", "relation_ge": "_>=_", "relation_le": "_<=_",
+              "relation_eq": "_==_", "relation_ne": "_!=_", "relation_in": "@in", "addition_add": "_+_",
+              "addition_sub": "_-_", "multiplication_mul": "_*_", "multiplication_div": "_/_",
+              "multiplication_mod": "_%_"}
+
+
+def eval_error_text(err: Any) -> str:
+    """A celpy evaluation error as cel-go words it, on one line."""
+    args: tuple[Any, ...] = tuple(getattr(err, "args", ()))
+    text = args[0] if args and isinstance(args[0], str) else str(err)
+    text = _CELPY_TYPE.sub(lambda m: _TYPE_NAMES.get(m.group(1), m.group(1).lower()), one_line(text))
+    for celpy_name, cel_name in _OPERATORS.items():
+        text = text.replace(f"'{celpy_name}'", f"'{cel_name}'")
+    if text.startswith("undeclared reference to"):
+        return text.split(" (", 1)[0]
+    if text == "return error for overflow":
+        return "integer overflow"
+    if text in ("no such member", "no such key") and len(args) > 2 and args[2]:
+        detail = args[2][0] if isinstance(args[2], tuple) and args[2] else args[2]
+        return f"{text}: {one_line(str(detail))}"
+    return text
+
+
+def _overload(err: Exception, rule: str) -> str:
+    return (f"'no such overload': call arguments did not match a supported operator, function or macro "
+            f"signature for rule: {rule}") if isinstance(err, (TypeError, AttributeError)) else (
+        f"{one_line(str(err)) or type(err).__name__} evaluating rule: {rule}")
 
 
 _RULES: dict[str, CompiledRule] = {}
 
 
-def evaluate_rule(spec: dict[str, Any], value: Any, schema: Schema) -> CelOutcome:
+def evaluate_rule(spec: dict[str, Any], value: Any, schema: Schema, meter: Meter | None = None) -> CelOutcome:
     """One rule on one value, answering from remembered outcomes when the projection was seen before.
 
     Only a miss compiles the rule (importing celpy on first use); see :mod:`cel_store`.
@@ -119,9 +226,10 @@ def evaluate_rule(spec: dict[str, Any], value: Any, schema: Schema) -> CelOutcom
     analysis = cache.analyses.get(rule_text)
     if analysis is None:
         rule = compiled(spec)
-        analysis = {"presence": rule.presence, "values": rule.values, "transition": rule.transition}
+        analysis = {"presence": rule.presence, "values": rule.values,
+                    "transition": rule.transition and not rule.optional_old_self}
         cache.put_analysis(rule_text, analysis)
-    if analysis["transition"]:
+    if analysis["transition"] and not spec.get("optionalOldSelf"):
         return CelOutcome(True, skipped=True)
     presence = [tuple(p) for p in analysis["presence"]]
     values = [tuple(p) for p in analysis["values"]]
@@ -129,10 +237,13 @@ def evaluate_rule(spec: dict[str, Any], value: Any, schema: Schema) -> CelOutcom
     key = json.dumps([spec, projected], sort_keys=True, default=repr)
     hit = cache.outcomes.get(key)
     if hit is not None:
-        passed, message, error, field_path = hit
-        return CelOutcome(bool(passed), message, error, tuple(field_path))
-    outcome = compiled(spec).evaluate(value, schema)
-    cache.put_outcome(key, [outcome.passed, outcome.message, outcome.error, list(outcome.field_path)])
+        passed, message, error, field_path, *rest = hit
+        return CelOutcome(bool(passed), message, error, tuple(field_path),
+                          reason=rest[0] if rest else "FieldValueInvalid")
+    outcome = compiled(spec).evaluate(value, schema, meter)
+    if not outcome.stopped:
+        cache.put_outcome(key, [outcome.passed, outcome.message, outcome.error, list(outcome.field_path),
+                                outcome.reason])
     return outcome
 
 
@@ -143,73 +254,6 @@ def compiled(spec: dict[str, Any]) -> CompiledRule:
     if rule is None:
         rule = _RULES[key] = CompiledRule(spec)
     return rule
-
-
-# --- celpy environment -------------------------------------------------------------------------------
-
-_ENV: Any = None
-
-
-def _environment() -> Any:
-    global _ENV
-    if _ENV is None:
-        import celpy
-        from celpy.celparser import CELParser
-
-        if CELParser.CEL_PARSER is None:
-            CELParser.CEL_PARSER = _cached_parser()
-        limit = sys.getrecursionlimit()
-        _ENV = celpy.Environment()
-        sys.setrecursionlimit(limit)  # celpy raises it process-wide; our rules are shallow
-    return _ENV
-
-
-def _cached_parser() -> Any:
-    """celpy's Lark parser, built with Lark's on-disk cache in a private per-user directory (70 ms → 5 ms).
-
-    Lark's own ``cache=True`` writes a pickle to the shared temp dir, which another local user could
-    replace; we only use a directory we own and nobody else can write.
-    """
-    import celpy
-    import lark
-    from celpy.celparser import CELParser
-
-    logging.getLogger("lark").setLevel(logging.CRITICAL)
-    grammar = (FsPath(celpy.__file__).parent / "cel.lark").read_text()
-    cache: str | bool = False
-    directory = private_cache_dir()
-    if directory is not None:
-        cache = str(directory / f"cel-parser-lark{lark.__version__}.pickle")
-    return lark.Lark(
-        grammar,
-        parser="lalr",
-        start="expr",
-        debug=True,
-        g_regex_flags=re.M,
-        lexer_callbacks={"IDENT": CELParser.ambiguous_literals},
-        propagate_positions=True,
-        maybe_placeholders=False,
-        priority="invert",
-        tree_class=lark.Tree,
-        cache=cache,
-    )
-
-
-def private_cache_dir() -> FsPath | None:
-    if os.environ.get("KUBECTL_TESTBENCH_NO_CACHE"):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    directory = FsPath(base) / "kubectl-testbench"
-    try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = directory.stat()
-        if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
-            return None
-        if not os.access(directory, os.W_OK):
-            return None
-    except OSError:
-        return None
-    return directory
 
 
 # --- AST analysis: which parts of self does a rule observe? ---------------------------------------------
@@ -333,11 +377,17 @@ def _copy_path(src: Any, dst: dict[str, Any], path: tuple[str, ...], leaf_value:
 # --- values: JSON → CEL types, guided by the schema --------------------------------------------------------
 
 
-def to_cel(value: Any, schema: Schema) -> Any:
-    """A CEL value typed as Kubernetes types it: by the schema node, not by the JSON value alone."""
+def to_cel(value: Any, schema: Schema, meter: Meter | None = None) -> Any:
+    """A CEL value typed as Kubernetes types it: by the schema node, not by the JSON value alone.
+
+    With a ``meter``, every converted node costs a unit: a huge value stops at the offline limit instead
+    of taking seconds to convert.
+    """
     from celpy import celtypes as ct
     from celpy.adapter import json_to_cel
 
+    if meter is not None:
+        meter.charge()
     if value is None:
         return None
     t = schema.get("type")
@@ -347,67 +397,34 @@ def to_cel(value: Any, schema: Schema) -> Any:
         props = schema.get("properties") or {}
         extra = schema.get("additionalProperties")
         if not props and not isinstance(extra, dict):
+            if meter is not None:
+                _charge_all(value, meter)
             return json_to_cel(value)
         return ct.MapType({
-            ct.StringType(k): to_cel(v, props.get(k) or (extra if isinstance(extra, dict) else {}))
+            ct.StringType(k): to_cel(v, props.get(k) or (extra if isinstance(extra, dict) else {}), meter)
             for k, v in value.items()
         })
     if t == "array" and isinstance(value, list):
         items = schema.get("items") or {}
-        return ct.ListType([to_cel(v, items) for v in value])
+        return ct.ListType([to_cel(v, items, meter) for v in value])
     if t == "number" and isinstance(value, (int, float)) and not isinstance(value, bool):
         return ct.DoubleType(float(value))
     if t == "integer" and isinstance(value, (int, float)) and not isinstance(value, bool):
         return ct.IntType(int(value))
+    if meter is not None and isinstance(value, (dict, list)):
+        _charge_all(value, meter)
     return json_to_cel(value)
 
 
-# --- the Kubernetes CEL library: the parts celpy lacks -------------------------------------------------------
-
-
-def _k8s_library() -> dict[str, Any]:
-    from celpy import celtypes as ct
-
-    def lower_ascii(s: Any) -> Any:
-        return ct.StringType(str(s).lower())
-
-    def upper_ascii(s: Any) -> Any:
-        return ct.StringType(str(s).upper())
-
-    def trim(s: Any) -> Any:
-        return ct.StringType(str(s).strip())
-
-    def index_of(s: Any, sub: Any) -> Any:
-        return ct.IntType(list(s).index(sub) if isinstance(s, list) and sub in s else
-                          (str(s).find(str(sub)) if not isinstance(s, list) else -1))
-
-    def split(s: Any, sep: Any) -> Any:
-        return ct.ListType([ct.StringType(p) for p in str(s).split(str(sep))])
-
-    def join(items: Any, sep: Any = "") -> Any:
-        return ct.StringType(str(sep).join(str(i) for i in items))
-
-    def is_sorted(items: Any) -> Any:
-        return ct.BoolType(all(items[i] <= items[i + 1] for i in range(len(items) - 1)))
-
-    def sum_(items: Any) -> Any:
-        total: Any = ct.IntType(0)
-        for item in items:
-            total = total + item
-        return total
-
-    return {
-        "lowerAscii": lower_ascii, "upperAscii": upper_ascii, "trim": trim, "indexOf": index_of,
-        "split": split, "join": join, "isSorted": is_sorted, "sum": sum_,
-    }
-
-
-def _eval_error_text(err: Any) -> str:
-    args = getattr(err, "args", ())
-    if args and isinstance(args[0], str):
-        detail = args[2] if len(args) > 2 and args[2] else ""
-        return f"{args[0]}{': ' + str(detail[0] if isinstance(detail, tuple) and detail else detail) if detail else ''}"
-    return str(err)
+def _charge_all(value: Any, meter: Meter) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        meter.charge()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _parse_field_path(text: str) -> Path:

@@ -57,7 +57,7 @@ class Store:
         if isinstance(analyses, dict) and isinstance(outcomes, dict):
             self.analyses, self.outcomes = analyses, outcomes
 
-    def put_analysis(self, rule: str, analysis: dict[str, Any]) -> None:
+    def put_analysis(self, rule: str, analysis: Any) -> None:
         self.analyses[rule] = analysis
         self._touch()
 
@@ -94,7 +94,7 @@ _STORE: Store | None = None
 def store() -> Store:
     global _STORE
     if _STORE is None:
-        from kubectl_testbench.validate.cel import private_cache_dir
+        from kubectl_testbench.validate.cel_env import private_cache_dir
 
         _STORE = Store(private_cache_dir())
     return _STORE

@@ -39,18 +39,57 @@ def served_versions() -> tuple[str, ...]:
     return tuple(v["name"] for v in experiment_crd()["spec"]["versions"] if v.get("served"))
 
 
-_METADATA_STRINGS = frozenset(("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion",
-                               "creationTimestamp", "deletionTimestamp"))
+@cache
+def refused_rules() -> dict[tuple[tuple[str, ...], int], Any]:
+    """Rules of the CRD the API server would refuse for their estimated cost, by (schema path, index).
+
+    Empty for the CRD we ship (a test keeps it so). The answer is remembered in the CEL store with the
+    outcomes, so a warm run does not import celpy to recompute it.
+    """
+    import hashlib
+
+    from kubectl_testbench.validate.cel_cost import CostFinding
+    from kubectl_testbench.validate.cel_store import store
+
+    schema = open_api_schema()
+    key = "cost:" + hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
+    cache = store()
+    saved = cache.analyses.get(key)
+    if saved is None:
+        found = refused_in(schema)
+        saved = [[list(path), index, f.path, f.message] for (path, index), f in found.items()]
+        cache.put_analysis(key, saved)
+    return {(tuple(path), index): CostFinding(where, message, tuple(path)) for path, index, where, message in saved}
+
+
+def refused_in(schema: dict[str, Any]) -> dict[tuple[tuple[str, ...], int], Any]:
+    """Per rule, the API server's cost finding that refuses it (the CRD total refuses every rule)."""
+    from kubectl_testbench.validate.cel_cost import check_schema, rule_locations
+    from kubectl_testbench.validate.cel_env import environment
+    from kubectl_testbench.validate.cel_syntax import rewrite
+
+    def compile_rule(rule: str) -> Any:
+        return environment().compile(rewrite(rule))
+
+    out: dict[tuple[tuple[str, ...], int], Any] = {}
+    findings = check_schema(schema, compile_rule)
+    for finding in findings:
+        if finding.path.endswith(".rule"):
+            index = int(finding.path.rsplit("[", 1)[1].split("]", 1)[0])
+            out[(finding.schema_path, index)] = finding
+    for finding in findings:
+        if not finding.path.endswith(".rule"):
+            for location in rule_locations(schema):
+                out.setdefault(location, finding)
+    return out
 
 
 def schema_type_at(path: tuple[str | int, ...]) -> str | None:
     """The OpenAPI type the CRD declares at a document path (None where it declares none: free-form fields)."""
-    if path[:1] == ("metadata",):
-        if len(path) == 2 and path[1] in _METADATA_STRINGS:
-            return "string"
-        if len(path) == 3 and path[1] in ("labels", "annotations"):
-            return "string"
-        return None
+    if path[:1] == ("metadata",):  # ObjectMeta is not part of the CRD's schema
+        from kubectl_testbench.validate.metadata import metadata_type_at
+
+        return metadata_type_at(path)
     node: dict[str, Any] | None = open_api_schema()
     for seg in path:
         if node is None:

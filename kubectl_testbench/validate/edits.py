@@ -14,7 +14,7 @@ import codecs
 import dataclasses
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from kubectl_testbench.load.scalars import YAML11_ONLY_BOOLS, resolve_plain
 from kubectl_testbench.validate.diagnostics import Diagnostic, Edit, Fix, FixKind
@@ -35,7 +35,7 @@ Raw = tuple[int, int, str]
 Placed = tuple[Fix, list[Raw]] | str
 """A fix with its edits, or why it cannot be placed safely."""
 
-NOT_WRITTEN = "the node is not written at this path (it comes from an alias or a merge key)"
+NOT_WRITTEN = "the node is not written once at this path (it comes from an alias or a merge key, or the key repeats)"
 ANCHORED = "the node carries an anchor: aliases elsewhere would change with it"
 MULTILINE = "the value spans several lines or is a block scalar"
 
@@ -43,11 +43,13 @@ _NULL_WORDS = ("", "~", "null", "Null", "NULL")
 _SAFE_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./-]*")
 
 
-def resolve(diagnostics: Sequence[Diagnostic], doc_text: str, doc_offset: int, lines: LineIndex) -> list[Diagnostic]:
+def resolve(diagnostics: Sequence[Diagnostic], doc_text: str, doc_offset: int, lines: LineIndex,
+            read: Callable[[str], Node | None] | None = None) -> list[Diagnostic]:
     """The diagnostics of one document with their fixes placed in the file, or marked ``blocked`` with the reason.
 
     ``doc_text`` is the document's text and ``doc_offset`` where it starts in the file; ``lines`` indexes
-    the whole file.
+    the whole file. ``read`` builds the document's span tree from ``doc_text`` (default: libyaml's reading
+    of one YAML document; JSON values bring their own reader).
     """
     tree: Node | None = None
     parsed = False
@@ -62,7 +64,7 @@ def resolve(diagnostics: Sequence[Diagnostic], doc_text: str, doc_offset: int, l
             placed: Placed = fix, [(e.start, e.end, e.text) for e in fix.edits]
         else:
             if not parsed:
-                tree, parsed = span_tree(doc_text), True
+                tree, parsed = (read or span_tree)(doc_text), True
             placed = _place(fix, tree, doc_text)
         if isinstance(placed, str):
             out.append(dataclasses.replace(d, fix=dataclasses.replace(fix, blocked=placed)))

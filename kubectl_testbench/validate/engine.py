@@ -8,22 +8,28 @@ status dropped → metadata → schema (prunes nulls, applies defaults) → CEL 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_testbench.load.builder import Remark, build
 from kubectl_testbench.load.decode import DecodeError, decode
+from kubectl_testbench.load.jsonread import looks_like_json
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Path, PosDict, field_path, locate, plain
 from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
+from kubectl_testbench.sniff import file_mentions_group, looks_templated
 from kubectl_testbench.validate import rules as rule_table
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, FixKind, Severity
 from kubectl_testbench.validate.fixes import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
+
+NO_GATEWAY = "semantic/no-gateway"
+"""Dropped when the RenderDefaults file render would use names a default gateway."""
 
 FATAL_RULES = frozenset({
     "input/not-found", "input/unreadable", "input/not-a-file", "input/too-large", "input/binary",
@@ -42,6 +48,13 @@ class Options:
     """Return the validated Experiments (plain data) so that render can compile them."""
     keep_manifests: bool = False
     """Also return objects render wrote earlier (``apply``/``diff``/``prune`` take rendered directories)."""
+    only_testbench_files: bool = False
+    """For hooks that see every YAML file: skip files that do not mention our API group without reading
+    them as YAML, and report Go/Helm templates of ours as an ``input/template`` notice, not a YAML error."""
+    defaults_file: str | None = None
+    """The RenderDefaults file that applies to every input (``--defaults``)."""
+    discover_defaults: bool = True
+    """Otherwise look for the nearest ``testbench-defaults.yaml`` next to each input, as render does."""
 
 
 @dataclass(slots=True)
@@ -77,12 +90,22 @@ def validate_source(source: Source, options: Options = Options()) -> FileResult:
     """Validate every document of one input."""
     try:
         data = read_bytes(source, options.limits)
-        text = decode(data)
     except SourceError as err:
         return _unreadable(source.path, err.rule, err.message)
+    if options.only_testbench_files and looks_templated(data):
+        return template_notice(source.path)
+    return validate_bytes(data, source.path, options, scanned=source.scanned,
+                          gateway_default=lambda: defaults_name_gateway(source, options))
+
+
+def validate_bytes(data: bytes, path: str, options: Options = Options(), scanned: bool = False,
+                   gateway_default: Callable[[], bool] | None = None) -> FileResult:
+    """Validate the raw content of ``path``: decode it as kubectl would, then every document."""
+    try:
+        text = decode(data)
     except DecodeError as err:
-        return _unreadable(source.path, err.rule, err.message, err.mark)
-    result = validate_text(text, source.path, options, scanned=source.scanned)
+        return _unreadable(path, err.rule, err.message, err.mark)
+    result = validate_text(text, path, options, scanned=scanned, gateway_default=gateway_default)
     if any(d.fix is not None and d.fix.edits for d in result.diagnostics):
         from kubectl_testbench.validate.edits import with_byte_offsets
 
@@ -90,13 +113,39 @@ def validate_source(source: Source, options: Options = Options()) -> FileResult:
     return result
 
 
-def validate_text(text: str, path: str, options: Options = Options(), scanned: bool = False) -> FileResult:
-    """Validate every document of ``text`` (the content of ``path``)."""
+def template_notice(path: str) -> FileResult:
+    result = FileResult(path)
+    result.counts.files = 1
+    _add(result, "input/template", path, (0, 0), (), "a Go/Helm template, not YAML: skipped",
+         "validate what it renders: helm template . | kubectl testbench validate -")
+    return result
+
+
+def defaults_name_gateway(source: Source, options: Options) -> bool:
+    """The RenderDefaults that render would use for ``source`` names a default AI gateway (an unreadable or
+    invalid file names none: render reports it)."""
+    from kubectl_testbench.render.defaults_file import DefaultsError, discover, load_defaults
+
+    path = options.defaults_file or (discover(source.path, source.root) if options.discover_defaults else None)
+    if path is None:
+        return False
+    try:
+        return load_defaults(path).names_gateway
+    except DefaultsError:
+        return False
+
+
+def validate_text(text: str, path: str, options: Options = Options(), scanned: bool = False,
+                  gateway_default: Callable[[], bool] | None = None) -> FileResult:
+    """Validate every document of ``text`` (the content of ``path``). ``gateway_default`` tells whether a
+    defaults file names an AI gateway (asked only when an Experiment names none)."""
     result = FileResult(path)
     result.counts.files = 1
     documents = 0
     places = _Places(text)
-    for index, chunk in enumerate(split_documents(text)):
+    if looks_like_json(text):
+        documents = _json_stream(text, path, options, result, places, gateway_default)
+    for index, chunk in enumerate(() if documents else split_documents(text)):
         before = len(result.diagnostics)
         if chunk.bad_separator:
             _add(result, "yaml/document-separator", path, (chunk.start_line + 1, 4), (),
@@ -109,11 +158,18 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
                 hint = _syntax_hint(chunk.text, err, chunk.start_line)
                 _add(result, err.rule, path, err.mark, (), err.message, hint,
                      fix=_tab_fix(chunk.text) if hint.startswith("YAML does not allow tabs") else None)
-            elif not built.empty:
-                documents += 1
-                _document(built.data, built.remarks, path, index, chunk.start_line, result, options)
+            else:
+                if built.ignored is not None:
+                    _add(result, "yaml/after-document-end", path, built.ignored, (),
+                         "kubectl ignores everything after '...' up to the next '---' line: this content is dropped",
+                         "start the next document with a '---' line")
+                if not built.empty:
+                    documents += 1
+                    _document(built.data, built.remarks, path, index, chunk.start_line, result, options,
+                              gateway_default)
         if any(d.fix is not None and not d.fix.blocked for d in result.diagnostics[before:]):
-            result.diagnostics[before:] = places.resolve(result.diagnostics[before:], chunk.text, chunk.start_line)
+            result.diagnostics[before:] = places.resolve(result.diagnostics[before:], chunk.text,
+                                                         places.line_offset(chunk.start_line))
     if documents == 0 and not result.diagnostics and not scanned:
         _add(result, "input/empty", path, (0, 0), (), "no YAML documents in the input")
     if result.fatal:
@@ -125,23 +181,31 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
 
 
 class _Places:
-    """Where each document starts in the file, computed only when a fix has to be placed."""
+    """Where each line of the file starts, computed only when a fix has to be placed."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.starts: list[int] | None = None
         self.lines: Any = None
 
-    def resolve(self, diagnostics: list[Diagnostic], doc_text: str, start_line: int) -> list[Diagnostic]:
+    def line_offset(self, line: int) -> int:
+        """The offset of 0-based ``line`` (the lines split_documents counts)."""
+        if self.starts is None:
+            self.starts = [0]
+            for text_line in self.text.splitlines(keepends=True):
+                self.starts.append(self.starts[-1] + len(text_line))
+        return self.starts[line]
+
+    def resolve(self, diagnostics: list[Diagnostic], doc_text: str, doc_offset: int,
+                read: Callable[[str], Any] | None = None) -> list[Diagnostic]:
+        """Place the fixes of one document (``doc_text``, starting at ``doc_offset`` in the file); ``read``
+        builds its span tree (default: libyaml's reading of a YAML document)."""
         from kubectl_testbench.validate.edits import resolve
         from kubectl_testbench.validate.spans import LineIndex
 
-        if self.starts is None:
-            self.starts = [0]
-            for line in self.text.splitlines(keepends=True):  # the same lines split_documents counts
-                self.starts.append(self.starts[-1] + len(line))
+        if self.lines is None:
             self.lines = LineIndex(self.text)
-        return resolve(diagnostics, doc_text, self.starts[start_line], self.lines)
+        return resolve(diagnostics, doc_text, doc_offset, self.lines, read)
 
 
 def _separator_fix(doc_text: str) -> Fix | None:
@@ -167,6 +231,50 @@ def _tab_fix(doc_text: str) -> Fix | None:
         return None
     return Fix(FixKind.REINDENT, (), None, "indent with spaces instead of tabs",
                tuple(Edit(s, e, t) for s, e, t in edits))
+
+
+def _json_stream(text: str, path: str, options: Options, result: FileResult, places: _Places,
+                 gateway_default: Callable[[], bool] | None = None) -> int:
+    """A JSON stream (kubectl reads it with a JSON decoder): every value is a document. Returns their count
+    (at least 1, so the YAML reader is not tried as well).
+
+    The C decoder reads first; only when it cannot (or the documents have findings to place) is the file
+    read again with every node's position. Fixes are placed from the JSON reader's own spans of the value
+    (libyaml's reading of JSON differs from Go's: surrogate escapes, duplicate fields, streams of values).
+    """
+    from kubectl_testbench.load.jsonread import read_fast, read_stream
+    from kubectl_testbench.validate.spans import json_span_tree
+
+    fast = read_fast(text, options.limits)
+    if fast is not None:
+        trial = FileResult(path)
+        for index, (data, start_line) in enumerate(fast):
+            if data is not None:
+                _document(data, [], path, index, start_line, trial, options, gateway_default)
+        if not trial.diagnostics:
+            _merge(result, trial)
+            return max(len(fast), 1)
+    documents = 0
+    for index, doc in enumerate(read_stream(text, options.limits)):
+        documents += 1
+        if doc.error is not None:
+            _add(result, doc.error.rule, path, doc.error.mark, (), doc.error.message)
+            break
+        if doc.data is None:
+            continue
+        before = len(result.diagnostics)
+        _document(doc.data, doc.remarks, path, index, doc.start_line, result, options, gateway_default)
+        if any(d.fix is not None and not d.fix.blocked for d in result.diagnostics[before:]):
+            result.diagnostics[before:] = places.resolve(result.diagnostics[before:], text, 0,
+                                                         functools.partial(json_span_tree, start=doc.start))
+    return max(documents, 1)
+
+
+def _merge(result: FileResult, trial: FileResult) -> None:
+    result.counts.add(trial.counts)
+    result.experiments.extend(trial.experiments)
+    result.checked.extend(trial.checked)
+    result.manifests.extend(trial.manifests)
 
 
 def _syntax_hint(text: str, err: Remark, start_line: int) -> str:
@@ -207,36 +315,72 @@ def _add(result: FileResult, rule: str, path: str, mark: tuple[int, int], fpath:
 
 
 def _document(data: Any, remarks: list[Remark], path: str, index: int, start_line: int, result: FileResult,
-              options: Options) -> None:
-    if not isinstance(data, dict):
-        result.counts.skipped += 1
-        return
-    api_version, kind = data.get("apiVersion"), data.get("kind")
-    if kind == "List" and api_version == "v1" and isinstance(data.get("items"), list):
+              options: Options, gateway_default: Callable[[], bool] | None = None) -> None:
+    from kubectl_testbench.validate.objects import Problem, objects
+
+    here = (start_line + 1, 1)
+    for found in objects(data, remarks):
+        if isinstance(found, Problem):
+            _add(result, found.rule, path, locate(data, found.at, key=True) or here, found.at, found.message,
+                 found.hint)
+            result.counts.invalid += 1
+            continue
         before = len(result.diagnostics)
-        for item in data["items"]:
-            _document(item, [], path, index, start_line, result, options)
-        result.diagnostics[before:] = [  # item paths are relative to the item, not to the document
-            dataclasses.replace(d, fix=dataclasses.replace(d.fix, blocked="the object is an item of a kind: List"))
-            if d.fix is not None and not d.fix.blocked else d for d in result.diagnostics[before:]]
-        return
-    group = api_version.split("/", 1)[0] if isinstance(api_version, str) else ""
+        _object(found.data, found.remarks, path, index, start_line, result, options, gateway_default)
+        if found.at:  # an item of a list: findings are about the item, its fixes edit the document
+            result.diagnostics[before:] = [_fix_within(d, found.at) for d in result.diagnostics[before:]]
+    if isinstance(data, dict) and "items" in data:
+        for remark in remarks:  # findings in the list itself, outside its items
+            if not (len(remark.path) >= 2 and remark.path[0] == "items" and isinstance(remark.path[1], int)):
+                _add(result, remark.rule, path, remark.mark, remark.path, remark.message, _remark_hint(remark))
+
+
+def _fix_within(d: Diagnostic, at: Path) -> Diagnostic:
+    """``d`` with its fix's path starting at the document rather than at the list item at ``at``."""
+    if d.fix is None or d.fix.edits:
+        return d
+    return dataclasses.replace(d, fix=dataclasses.replace(d.fix, path=(*at, *d.fix.path)))
+
+
+def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, start_line: int,
+            result: FileResult, options: Options, gateway_default: Callable[[], bool] | None = None) -> None:
+    from kubectl_testbench.validate.objects import group_of, near_miss_group
+
+    api_version, kind = data.get("apiVersion"), data.get("kind")
+    group = group_of(api_version)
+    where = locate(data, ("kind",)) or _start(data, start_line)
     if kind == "RenderDefaults" and group == GROUP:
         from kubectl_testbench.render.defaults_file import check_defaults_document
 
         result.diagnostics.extend(check_defaults_document(data, path))
         result.counts.skipped += 1
         return
+    if not isinstance(kind, str) or not kind:
+        if not api_version and not kind:
+            result.counts.skipped += 1  # a mapping that is no Kubernetes object at all (a CI config...)
+            return
+        _add(result, "kind/missing", path, locate(data, ("apiVersion",), key=True) or _start(data, start_line),
+             ("kind",), "the object has no kind: kubectl rejects it (Object 'Kind' is missing)",
+             f"add kind: {KIND}" if group == GROUP else "add the object's kind")
+        result.counts.invalid += 1
+        return
     if kind == KIND and not group:
-        _add(result, "kind/api-version", path, locate(data, ("kind",)) or (start_line + 1, 1), ("apiVersion",),
-             "Experiment without apiVersion: kubectl rejects it", f"add apiVersion: {API_VERSION}",
-             obj=_object_ref(data))
+        _add(result, "kind/api-version", path, where, ("apiVersion",),
+             "Experiment without an API group: kubectl rejects it (no matches for kind)",
+             f"use apiVersion: {API_VERSION}", obj=_object_ref(data))
+        result.counts.experiments += 1
+        result.counts.invalid += 1
+        return
+    if kind == KIND and near_miss_group(group):
+        _add(result, "kind/group", path, locate(data, ("apiVersion",)) or where, ("apiVersion",),
+             f'no API group "{group}" serves Experiments: kubectl rejects it (no matches for kind)',
+             f'did you mean "{GROUP}"? use apiVersion: {API_VERSION}', obj=_object_ref(data))
         result.counts.experiments += 1
         result.counts.invalid += 1
         return
     if kind != KIND or group != GROUP:
         if group == GROUP:
-            _add(result, "kind/api-version", path, locate(data, ("kind",)) or (start_line + 1, 1), ("kind",),
+            _add(result, "kind/api-version", path, where, ("kind",),
                  f'no kind "{kind}" in {api_version}', f'the kind is "{KIND}"')
             result.counts.experiments += 1
             result.counts.invalid += 1
@@ -252,6 +396,8 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
         diagnostics.insert(0, _diag("kind/api-version", data, ("apiVersion",), path,
                                     f'Experiment is not served in version "{api_version}"',
                                     f"use apiVersion: {API_VERSION}", obj=_object_ref(data)))
+    if gateway_default is not None and any(d.rule == NO_GATEWAY for d in diagnostics) and gateway_default():
+        diagnostics = [d for d in diagnostics if d.rule != NO_GATEWAY]
     result.diagnostics.extend(diagnostics)
     failed = any(d.severity is Severity.ERROR or (options.strict and d.severity is Severity.WARNING)
                  for d in diagnostics)
@@ -261,6 +407,11 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
         result.counts.valid += 1
         if options.keep_experiments:
             result.experiments.append(ExperimentDoc(path, index, _line(data, start_line), plain(data)))
+
+
+def _start(data: Any, start_line: int) -> tuple[int, int]:
+    mark = getattr(data, "mark", None)
+    return mark if mark and mark[0] else (start_line + 1, 1)
 
 
 def _keep_manifest(data: dict[str, Any], path: str, index: int, start_line: int, result: FileResult) -> None:
@@ -296,19 +447,24 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     def add(rule: str, fpath: Path, message: str, hint: str = "", key: bool = False, fix: Fix | None = None) -> None:
         out.append(_diag(rule, doc, fpath, file, message, hint, key, obj, fix))
 
+    validator = experiment_validator()
+    schema_errors: list[SchemaError] = []
     if "status" in doc:
         add("semantic/status-ignored", ("status",), "status is discarded by the API server on create; "
             "the operator or the cluster sets it", "remove the status section from the file", key=True,
             fix=Fix(FixKind.DELETE, ("status",), None, "remove status"))
+        for err in validator.unknown_fields("status", doc["status"]):  # strict decoding sees status first
+            add(err.rule, err.path, err.message, err.hint, err.key)  # no fix: removing status fixes them all
         del doc["status"]
     from kubectl_testbench.validate.nulls import null_metadata_fields
 
     for rule, fpath, message, hint, fix in null_metadata_fields(doc):
         add(rule, fpath, message, hint, key=True, fix=fix)
 
-    schema_errors: list[SchemaError] = list(check_metadata(doc.get("metadata")))
-    errors, targets = experiment_validator().validate(doc)
-    schema_errors.extend(errors)
+    schema_errors.extend(check_metadata(doc.get("metadata")))
+    errors, targets = validator.validate(doc)
+    non_finite = {r.path for r in remarks if r.rule == "yaml/non-finite"}
+    schema_errors.extend(e for e in errors if e.path not in non_finite)  # .inf is reported once, as non-finite
     type_errors = {e.path: e for e in schema_errors if e.rule in ("schema/type", "metadata/type")}
     for remark in remarks:
         merged = type_errors.get(remark.path)
@@ -328,7 +484,7 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
             add("cel/not-evaluated", (), "some validation rules were not checked because the object was invalid; "
                 "correct the existing errors to complete validation")
     else:
-        _run_cel(targets, add)
+        run_cel(targets, add)
 
     _run_semantic(doc, schema_errors, add)
     out.sort(key=Diagnostic.sort_key)
@@ -341,24 +497,66 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     return out
 
 
-def _run_cel(targets: list[Any], add: Any) -> None:
+def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None) -> None:
+    """Every rule on its node, with one cost budget for the object, as the API server runs them.
+
+    ``refused``: rules the API server would refuse at CRD creation (default: those of our CRD).
+    """
     if not targets:
         return
     from kubectl_testbench.model.cel_rules import BY_RULE_TEXT
     from kubectl_testbench.validate.cel import evaluate_rule
+    from kubectl_testbench.validate.cel_cost import Meter
+    from kubectl_testbench.validate.crdschema import refused_rules
 
+    if refused is None:
+        refused = refused_rules()
+    meter = Meter()
     for target in targets:
-        for spec in target.schema.get("x-kubernetes-validations", ()):
-            outcome = evaluate_rule(spec, target.value, target.schema)
+        for index, spec in enumerate(target.schema.get("x-kubernetes-validations", ())):
+            at = tuple(target.path)
+            finding = refused.get((_schema_path(at), index))
+            if finding is not None:
+                add("cel/cost", at, f"the API server refuses this CRD: {finding.path}: {finding.message}",
+                    "the rule was not evaluated; bound the lists and strings it iterates over")
+                continue
+            outcome = evaluate_rule(spec, target.value, target.schema, meter)
             if outcome.passed:
+                if outcome.stopped:
+                    add("cel/not-evaluated", at, f"rule {spec['rule']!r} {outcome.message}")
                 continue
             known = BY_RULE_TEXT.get(spec["rule"])
             rule_id = known.id if known else "cel/rule"
-            at = (*target.path, *outcome.field_path)
-            if outcome.error:
-                add("cel/error", at, f"Internal error: evaluating rule {spec['rule']!r}: {outcome.error}")
+            where = (*at, *outcome.field_path)
+            if outcome.stopped:
+                add("cel/cost", at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}')
+                if outcome.stopped in ("call", "budget"):
+                    return  # "no further validation rules will be run"
+            elif outcome.error:
+                add("cel/error", at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}')
             else:
-                add(rule_id, at, f'Invalid value: "object": {outcome.message}', _cel_hint(rule_id, target.value))
+                add(rule_id, where, _reason_message(outcome.reason, _cel_type(target.schema), outcome.message),
+                    _cel_hint(rule_id, target.value))
+
+
+def _schema_path(path: tuple[Any, ...]) -> tuple[str, ...]:
+    """A document path as the schema sees it: list indices dropped (every item has the same rules)."""
+    return tuple(seg for seg in path if isinstance(seg, str))
+
+
+def _cel_type(schema: dict[str, Any]) -> str:
+    return str(schema.get("type", "object"))
+
+
+def _reason_message(reason: str, value: str, message: str) -> str:
+    """fieldErrorForReason: the kind of field error a rule's ``reason`` asks for, worded as the server does."""
+    if reason == "FieldValueRequired":
+        return f"Required value: {message}"
+    if reason == "FieldValueForbidden":
+        return f"Forbidden: {message}"
+    if reason == "FieldValueDuplicate":
+        return f'Duplicate value: "{value}"'
+    return f'Invalid value: "{value}": {message}'
 
 
 def _cel_hint(rule_id: str, value: Any) -> str:
@@ -429,13 +627,17 @@ def _object_ref(doc: dict[str, Any]) -> str:
 PARALLEL_MIN_FILES = 200
 
 
-def iter_sources(paths: Iterable[str]) -> Iterator[Source | SourceError]:
-    return expand(tuple(paths))
+def iter_sources(paths: Iterable[str], only_testbench_files: bool = False) -> Iterator[Source | SourceError]:
+    """The inputs; with ``only_testbench_files``, files that never mention our API group are left out unread."""
+    items = expand(tuple(paths))
+    if not only_testbench_files:
+        return items
+    return (i for i in items if not isinstance(i, Source) or i.path == "-" or file_mentions_group(i.path))
 
 
 def validate_paths(paths: Iterable[str], options: Options = Options(), jobs: int | None = None) -> Iterator[FileResult]:
     """Results per input in input order; a process pool does the work when there are many files."""
-    items = list(iter_sources(paths))
+    items = list(iter_sources(paths, options.only_testbench_files))
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     sources = [s for s in items if isinstance(s, Source)]
     parallel = workers > 1 and len(sources) >= PARALLEL_MIN_FILES and all(s.path != "-" for s in sources)

@@ -18,6 +18,7 @@ from typing import IO
 from urllib.parse import quote
 
 from kubectl_testbench import __version__
+from kubectl_testbench.safe_text import display_path, escape_controls
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, Severity
 from kubectl_testbench.validate.rules import RuleInfo
 
@@ -31,6 +32,7 @@ GITHUB_MESSAGE_MAX = 4000
 GITHUB_SUMMARY_MAX = 1024 * 1024
 """``$GITHUB_STEP_SUMMARY`` takes at most 1 MiB per step."""
 SARIF_FINGERPRINT = "kubectlTestbenchFinding/v1"
+SARIF_SRCROOT = "%SRCROOT%"
 
 
 class Reporter:
@@ -92,15 +94,26 @@ _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.IN
 
 
 def text_line(d: Diagnostic, color: bool = False) -> str:
-    """``file:line:col: error[rule] field.path: message`` and, indented below, the hint."""
+    """``file:line:col: error[rule] field.path: message`` and, indented below, the hint.
+
+    Every part that can hold user text goes through :func:`escape_controls`, so a finding is always
+    exactly these one or two lines, whatever the input contained.
+    """
     sev = d.severity.value
     if color:
         sev = f"{_COLORS[d.severity]}{sev}\033[0m"
-    where = f"{d.path}: " if d.path else ""
-    line = f"{d.location}: {sev}[{d.rule}] {where}{d.message}\n"
+    where = f"{escape_controls(d.path)}: " if d.path else ""
+    location = display_path(d.file) + (f":{d.line}:{d.col}" if d.line else "")
+    line = f"{location}: {sev}[{d.rule}] {where}{escape_controls(d.message)}\n"
     if d.hint:
-        line += f"  hint: {d.hint}\n"
+        line += f"  hint: {escape_controls(d.hint)}\n"
     return line
+
+
+def one_line_message(d: Diagnostic) -> str:
+    """``field.path: message (hint: …)`` on one line, user text escaped: for report formats with one text field."""
+    text = (f"{d.path}: " if d.path else "") + d.message + (f" (hint: {d.hint})" if d.hint else "")
+    return escape_controls(text)
 
 
 def as_dict(d: Diagnostic) -> dict[str, object]:
@@ -134,13 +147,13 @@ def github_annotation(d: Diagnostic, root: str | None = None) -> str:
     """One workflow command; ``file`` is relative to the repository so GitHub can attach it to the diff."""
     props = []
     if d.file and d.file != "-":
-        props.append(f"file={_gh_prop(_relative(d.file, root))}")
+        props.append(f"file={_gh_prop(escape_controls(_relative(d.file, root)))}")
         if d.line:
             props += [f"line={d.line}", f"col={max(d.col, 1)}"]
     props.append(f"title={_gh_prop(d.rule[:GITHUB_TITLE_MAX])}")
-    message = f"{d.path}: {d.message}" if d.path else d.message
+    message = f"{escape_controls(d.path)}: {escape_controls(d.message)}" if d.path else escape_controls(d.message)
     if d.hint:
-        message += f"\nhint: {d.hint}"
+        message += f"\nhint: {escape_controls(d.hint)}"  # our own line break, encoded as %0A below
     if len(message) > GITHUB_MESSAGE_MAX:
         message = message[: GITHUB_MESSAGE_MAX - 1] + "…"
     return f"::{_GH_COMMAND[d.severity]} {','.join(props)}::{_gh_data(message)}"
@@ -176,7 +189,7 @@ _SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 def _md(text: str) -> str:
     from xml.sax.saxutils import escape
 
-    return str(escape(text)).replace("|", "\\|").replace("\n", "<br>")
+    return str(escape(escape_controls(text))).replace("|", "\\|")
 
 
 def step_summary(diagnostics: list[Diagnostic], counts: Counts, root: str | None = None) -> str:
@@ -216,8 +229,14 @@ def _artifact(path: str, root: str | None) -> dict[str, str]:
     """A SARIF artifactLocation: a percent-encoded URI relative to ``%SRCROOT%`` (absolute when outside it)."""
     rel = _relative(path, root)
     if path == "-" or not os.path.isabs(rel):
-        return {"uri": quote(rel, safe="/"), "uriBaseId": "%SRCROOT%"}
+        return {"uri": quote(rel, safe="/"), "uriBaseId": SARIF_SRCROOT}
     return {"uri": Path(rel).as_uri()}
+
+
+def _root_uri(root: str | None) -> str:
+    """``%SRCROOT%`` as SARIF wants it in ``originalUriBaseIds``: an absolute ``file:`` URI ending in ``/``."""
+    uri = Path(os.path.abspath(root or os.curdir)).as_uri()
+    return uri if uri.endswith("/") else uri + "/"
 
 
 def _fingerprint(d: Diagnostic, uri: str) -> str:
@@ -226,46 +245,90 @@ def _fingerprint(d: Diagnostic, uri: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
+class _SourceLines:
+    """The lines of each reported file, read once, to give regions an end (SARIF ``endColumn``)."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, list[str] | None] = {}
+
+    def line(self, path: str, number: int) -> str | None:
+        if path not in self._files:
+            try:
+                with open(path, encoding="utf-8-sig", errors="replace") as handle:
+                    self._files[path] = handle.read().splitlines()
+            except (OSError, ValueError):
+                self._files[path] = None
+        lines = self._files[path]
+        return lines[number - 1] if lines is not None and 0 < number <= len(lines) else None
+
+
+def _region(d: Diagnostic, lines: _SourceLines) -> dict[str, int]:
+    """Where on the line the finding is: from its column to the end of the line's content.
+
+    Findings without a position (a whole file, or a file that is missing) get line 1, as GitHub's own
+    upload action assumes for them, so that every result can be placed and fingerprinted.
+    """
+    start_line, start_col = max(d.line, 1), max(d.col, 1)
+    text = lines.line(d.file, start_line) if d.file != "-" else None
+    end_col = start_col if text is None else max(len(text.rstrip()) + 1, start_col)
+    return {"startLine": start_line, "startColumn": start_col, "endLine": start_line, "endColumn": end_col}
+
+
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def sarif_result(d: Diagnostic, root: str | None, lines: _SourceLines, fingerprint: str,
+                 rule_index: int | None) -> dict[str, object]:
+    """One SARIF ``result``: the place to add more per-finding data (fixes, related locations)."""
+    artifact = _artifact(d.file, root)
+    location: dict[str, object] = {"physicalLocation": {"artifactLocation": artifact, "region": _region(d, lines)}}
+    if d.path:
+        location["logicalLocations"] = [{"fullyQualifiedName": escape_controls(d.path), "kind": "member"}]
+    result: dict[str, object] = {
+        "ruleId": d.rule,
+        "level": _SARIF_LEVEL[d.severity],
+        "message": {"text": one_line_message(d)},
+        "locations": [location],
+        "partialFingerprints": {SARIF_FINGERPRINT: fingerprint},
+    }
+    if rule_index is not None:
+        result["ruleIndex"] = rule_index
+    if d.fix is not None and d.fix.edits:
+        result["fixes"] = [sarif_fix(d.fix, artifact)]
+    return result
+
+
 def sarif_report(diagnostics: list[Diagnostic], root: str | None = None) -> str:
-    """SARIF 2.1.0 as GitHub code scanning takes it: stable rule ids, relative URIs, fingerprints."""
+    """SARIF 2.1.0 as GitHub code scanning takes it: stable rule ids, relative URIs with their base, regions.
+
+    GitHub keys alerts on ``partialFingerprints.primaryLocationLineHash``, which its upload action computes
+    from the source line at ``region.startLine`` when absent (so every result has a region). Our own
+    ``kubectlTestbenchFinding/v1`` key (rule, file, object, field path; no line) is for other SARIF
+    consumers (baselines, SARIF Multitool) and is not what GitHub matches on.
+    """
     from kubectl_testbench.validate.rules import RULES
 
     rule_ids = sorted(RULES)
     index = {rid: i for i, rid in enumerate(rule_ids)}
-    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-    rules = [_sarif_rule(RULES[rid], level[RULES[rid].severity]) for rid in rule_ids]
+    rules = [_sarif_rule(RULES[rid], _SARIF_LEVEL[RULES[rid].severity]) for rid in rule_ids]
+    lines = _SourceLines()
     results = []
     seen: dict[str, int] = {}
     for d in diagnostics:
-        artifact = _artifact(d.file, root)
-        location: dict[str, object] = {"artifactLocation": artifact}
-        if d.line:
-            location["region"] = {"startLine": d.line, "startColumn": max(d.col, 1)}
-        fingerprint = _fingerprint(d, artifact["uri"])
+        fingerprint = _fingerprint(d, _artifact(d.file, root)["uri"])
         seen[fingerprint] = seen.get(fingerprint, 0) + 1
         if seen[fingerprint] > 1:
             fingerprint += f":{seen[fingerprint]}"
-        result: dict[str, object] = {
-            "ruleId": d.rule,
-            "level": level[d.severity],
-            "message": {"text": (f"{d.path}: " if d.path else "") + d.message
-                        + (f" (hint: {d.hint})" if d.hint else "")},
-            "locations": [{"physicalLocation": location,
-                           **({"logicalLocations": [{"fullyQualifiedName": d.path, "kind": "member"}]}
-                              if d.path else {})}],
-            "partialFingerprints": {SARIF_FINGERPRINT: fingerprint},
-        }
-        if d.rule in index:
-            result["ruleIndex"] = index[d.rule]
-        if d.fix is not None and d.fix.edits:
-            result["fixes"] = [sarif_fix(d.fix, artifact)]
-        results.append(result)
+        results.append(sarif_result(d, root, lines, fingerprint, index.get(d.rule)))
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {"name": "kubectl-testbench", "version": __version__,
                                 "semanticVersion": __version__, "informationUri": INFORMATION_URI, "rules": rules}},
+            "originalUriBaseIds": {SARIF_SRCROOT: {"uri": _root_uri(root),
+                                                   "description": {"text": "The repository root (GITHUB_WORKSPACE "
+                                                                           "or the working directory)."}}},
             "columnKind": "unicodeCodePoints",
             "results": results,
         }],
@@ -312,23 +375,24 @@ def junit_report(diagnostics: list[Diagnostic], checked: list[tuple[str, str, in
     files: dict[str, list[str]] = {}
     totals: dict[str, list[int]] = {}
     for file, name in entries:
-        rel = _relative(file, root)
+        rel = escape_controls(_relative(file, root))
         found = [d for d in by_object.get((file, name), []) if d.severity is not Severity.INFO]
         failing = [d for d in found if d.severity is Severity.ERROR or strict]
         fatal = [d for d in failing if d.rule in FATAL_RULES]
         log = escape("\n".join(text_line(d).rstrip("\n") for d in found))
         if fatal:
-            body = (f"<error message={quoteattr(fatal[0].message)} type={quoteattr(fatal[0].rule)}>"
+            body = (f"<error message={quoteattr(escape_controls(fatal[0].message))} type={quoteattr(fatal[0].rule)}>"
                     f"{log}</error>")
         elif failing:
-            body = (f"<failure message={quoteattr(failing[0].message)} type={quoteattr(failing[0].rule)}>"
+            body = (f"<failure message={quoteattr(escape_controls(failing[0].message))} "
+                    f"type={quoteattr(failing[0].rule)}>"
                     f"{log}</failure>")
         elif found:
             body = f"<system-out>{log}</system-out>"
         else:
             body = ""
         line = lines_of.get((file, name)) or next((d.line for d in found if d.line), 0)
-        attrs = (f"classname={quoteattr(rel)} name={quoteattr(name or rel)} file={quoteattr(rel)}"
+        attrs = (f"classname={quoteattr(rel)} name={quoteattr(escape_controls(name) or rel)} file={quoteattr(rel)}"
                  + (f' line="{line}"' if line else "") + ' time="0"')
         files.setdefault(rel, []).append(f"    <testcase {attrs}>{body}</testcase>" if body
                                          else f"    <testcase {attrs}/>")
@@ -374,5 +438,5 @@ def sarif_fix(fix: Fix, artifact: dict[str, str]) -> dict[str, object]:
         if e.byte_start >= 0:
             region.update(byteOffset=e.byte_start, byteLength=e.byte_end - e.byte_start)
         replacements.append({"deletedRegion": region, "insertedContent": {"text": e.text}})
-    return {"description": {"text": fix.title or fix.kind.value},
+    return {"description": {"text": escape_controls(fix.title or fix.kind.value)},
             "artifactChanges": [{"artifactLocation": artifact, "replacements": replacements}]}

@@ -30,6 +30,7 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("input/binary", E, "The file contains NUL bytes: it is not YAML or JSON."),
     ("input/encoding", E, "The file is not valid UTF-8 (or UTF-16/32 with a byte-order mark)."),
     ("input/empty", E, "A file named on the command line holds no YAML document."),
+    ("input/template", N, "A Go/Helm template of an Experiment (--only-testbench-files): skipped, not YAML."),
     # yaml: reading the text
     ("yaml/syntax", E, "The document is not valid YAML."),
     ("yaml/document-separator", E, "A '---' line carries content after the marker, which kubectl rejects."),
@@ -47,9 +48,12 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("yaml/sexagesimal", W, "1:20-style values are strings for Kubernetes but numbers for YAML 1.1 tools."),
     ("yaml/legacy-octal", W, "0755-style values are octal for Kubernetes (YAML 1.1) but decimal for YAML 1.2."),
     ("yaml/non-finite", E, ".inf and .nan cannot be represented in JSON; Kubernetes rejects them."),
+    ("yaml/after-document-end", W, "Content after '...' without a '---' line: kubectl silently drops it."),
     ("yaml/not-an-object", E, "The document is a scalar or a list, not a Kubernetes object."),
     # kind
     ("kind/api-version", E, "An Experiment with an apiVersion this CRD does not serve."),
+    ("kind/group", E, "An apiVersion whose group is one slip away from testbench.agentic-layer.ai (did you mean?)."),
+    ("kind/missing", E, "An object with apiVersion but no kind: kubectl rejects it."),
     # schema: the CRD's OpenAPI schema, as the API server applies it
     ("schema/required", E, "A required field is missing."),
     ("schema/unknown-field", E, "A field the schema does not know (strict field validation)."),
@@ -78,6 +82,13 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("metadata/unknown-field", E, "metadata holds a field ObjectMeta does not have."),
     ("metadata/type", E, "A metadata field has the wrong type."),
     ("metadata/null-field", N, "A metadata field is null (creationTimestamp: null); the API server drops it."),
+    ("metadata/timestamp", E, "A metadata timestamp is not an RFC 3339 date-time; the server cannot decode it."),
+    ("metadata/owner-references", E, "An owner reference lacks apiVersion, kind, name or uid, or several are "
+     "controllers."),
+    ("metadata/finalizers", E, "A finalizer is not a qualified name, or orphan and foregroundDeletion are both set."),
+    ("metadata/managed-fields", E, "A managedFields entry has an invalid operation, fieldsType, manager or "
+     "subresource."),
+    ("metadata/resource-version", E, "metadata.resourceVersion is set: the server refuses to create the object."),
     # cel: x-kubernetes-validations read from the generated CRD
     # krm: the KRM function's own results
     ("krm/config", E, "The KRM function's functionConfig is not valid."),
@@ -88,16 +99,22 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("render/duplicate", E, "Two Experiments generate an object with the same name, or a rendered manifest in the "
      "input differs from what its Experiment renders."),
     ("render/manifest", E, "A rendered manifest given to apply, diff or prune lacks its name or namespace."),
+    ("render/resolve", E, "A rendered TestWorkflow does not resolve against its TestWorkflowTemplates (render "
+     "--resolve): unknown template, undeclared or missing config, an expression Testkube cannot evaluate."),
     ("cel/dataset-exactly-one", E, "spec.dataset must set exactly one of s3, url or inline."),
     ("cel/rule", E, "A CEL validation rule of the CRD failed."),
     ("cel/error", E, "A CEL validation rule could not be evaluated on this value."),
-    ("cel/not-evaluated", N, "CEL rules were not checked because the object has blocking schema errors."),
+    ("cel/not-evaluated", N, "CEL rules were not checked: the object has blocking schema errors, or a rule needs "
+     "more cost units on this document than are evaluated offline."),
+    ("cel/cost", E, "A CEL rule exceeds the API server's cost budget: refused at CRD creation, or stopped at "
+     "evaluation."),
     # semantic: what the API server cannot check but the run depends on
     ("semantic/spec-missing", E, "The Experiment has no spec: the API server accepts it, but there is nothing to run."),
     ("semantic/cron", E, "The cron expression does not parse (5 fields: minute hour day-of-month month day-of-week)."),
     ("semantic/timezone", E, "The timezone is not an IANA zone; Testkube would silently ignore it."),
     ("semantic/dataset-format", E, "The s3 key or url does not name a dataset file the setup phase reads."),
-    ("semantic/dataset-format-converted", W, "A .csv/.parquet dataset: the current setup image reads only .json."),
+    ("semantic/dataset-format-converted", E, "A .csv/.parquet dataset: the setup phase reads only .json (convert it "
+     "with kubectl testbench import)."),
     ("semantic/url", E, "The dataset url is not an absolute http(s) URL."),
     ("semantic/s3-bucket", W, "The S3 bucket name breaks S3 naming rules."),
     ("semantic/label-value", E, "A value that becomes a label on generated resources is not a valid label value."),
@@ -105,14 +122,18 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("semantic/dns-label", E, "An agent or gateway name/namespace is not a DNS-1123 label (it becomes a hostname)."),
     ("semantic/inline-size", E, "The inline dataset does not fit in a ConfigMap (1 MiB)."),
     ("semantic/inline-size-near", W, "The inline dataset uses over 90% of a ConfigMap's 1 MiB."),
-    ("semantic/unknown-metric", W, "The metric name is not a RAGAS metric we know."),
-    ("semantic/metric-reference", W, "A metric needs reference data the step does not provide."),
+    ("semantic/unknown-metric", E, "The metric name is not a metric class the evaluate phase finds."),
+    ("semantic/unscorable-metric", E, "The evaluate phase finds the metric but can never score it (no number)."),
+    ("semantic/metric-reference", W, "A metric needs reference data the step does not provide: it gets no score."),
     ("semantic/threshold-without-metrics", W, "A threshold is set but no step has metrics to apply it to."),
     ("semantic/no-metrics", W, "A step has no metrics: it will be run but not scored."),
     ("semantic/tool-call-args", N, "A tool call has no args; the operator omits them, the run phase requires them."),
+    ("semantic/object-required", E, "args, parameters or customValues is not an object; the run phase's models "
+     "reject the dataset."),
+    ("semantic/no-gateway", W, "No AI gateway (aiGatewayRef or a defaults-file gateway): the judge gets no key and "
+     "every metric is skipped."),
     ("semantic/literal-secret", W, "An env value looks like a secret; use valueFrom.secretKeyRef."),
     ("semantic/env-value-and-from", E, "An env var sets both value and valueFrom, or valueFrom sets several sources."),
-    ("semantic/env-shadowed", W, "OPENAI_API_KEY/OPENAI_BASE_URL in env: the evaluate step sets its own."),
     ("semantic/duplicate-env", W, "An env var name repeats; only the last one takes effect."),
     ("semantic/duplicate-scenario", W, "Two scenarios share a name; results and metrics key on it."),
     ("semantic/trigger-inactive", W, "trigger settings are given but trigger.enabled is not true."),
@@ -133,8 +154,10 @@ FIXES: dict[str, str] = {
     "schema/enum": "Corrects the case when exactly one allowed value matches ignoring case (allow -> Allow).",
     "schema/unknown-field": "Renames the key when exactly one known field matches it ignoring case or is 1-2 edits "
                             "away, and that field is not set already (datset -> dataset).",
-    "metadata/unknown-field": "Renames the key when it is a slip of exactly one ObjectMeta field that is not set.",
-    "metadata/type": "Quotes a plain number or boolean in a string field (namespace: no).",
+    "metadata/unknown-field": "Renames the key when it is a slip of exactly one ObjectMeta field (or owner "
+                              "reference / managedFields field) that is not set.",
+    "metadata/type": "Quotes a plain number or boolean in a string field (namespace: no, a label value, a "
+                     "finalizer).",
     "metadata/null-field": "Removes the null field.",
     "semantic/status-ignored": "Removes status.",
     "semantic/tool-call-args": "Adds args: {}.",

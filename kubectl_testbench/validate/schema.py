@@ -112,6 +112,14 @@ class SchemaValidator:
                 if key in self.root.props:
                     self.root.props[key] = _Node({"x-kubernetes-preserve-unknown-fields": True})
 
+    def unknown_fields(self, field: str, value: Any) -> list[SchemaError]:
+        """The fields strict decoding rejects in a root field that is then dropped (``status`` on create)."""
+        errors: list[SchemaError] = []
+        node = self.root.props.get(field) if self.root.props is not None else None
+        if node is not None:
+            _pruned(node, value, (field,), errors)
+        return errors
+
     def validate(self, value: Any) -> tuple[list[SchemaError], list[CelTarget]]:
         """All violations in ``value`` and the nodes whose CEL rules must run afterwards."""
         errors: list[SchemaError] = []
@@ -134,13 +142,16 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
         return
     t = node.type
     if node.int_or_string:
-        if isinstance(value, bool) or not isinstance(value, (int, str)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)) or (
+                isinstance(value, float) and not value.is_integer()):
             errors.append(SchemaError(path, "schema/type",
                                       f"Invalid value: {show(value)}: must be an integer or a string"))
+            _pruned(node, value, path, errors)
             return
     elif t is not None and not _is_type(value, t):
         errors.append(SchemaError(path, "schema/type", f"Invalid value: {show(value)}: must be of type {t}",
                                   hint=_type_hint(value, t), fix=_type_fix(value, t, path)))
+        _pruned(node, value, path, errors)
         return
     if node.enum is not None and value not in node.enum:
         allowed = ", ".join(json.dumps(v) for v in node.enum)
@@ -174,6 +185,39 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
         errors.append(SchemaError(path, "schema/not", f"Invalid value: {show(value)}: must not match the schema"))
     if node.rules:
         targets.append(CelTarget(path, value, node.schema))
+
+
+def _pruned(node: _Node | None, value: Any, path: Path, errors: list[SchemaError]) -> None:
+    """Fields the API server's pruning removes from a value of the wrong type, reported as unknown fields.
+
+    Pruning runs before validation and does not look at types (apiextensions-apiserver
+    pkg/apiserver/schema/pruning/algorithm.go): an object where a list is expected loses every key, the
+    items of a list where an object is expected are pruned as if they had no schema.
+    """
+    if node is not None and node.preserve:
+        if isinstance(value, dict) and node.props:
+            for key, item in value.items():
+                if key in node.props:
+                    _pruned(node.props[key], item, (*path, key), errors)
+        elif isinstance(value, list) and node.items is not None:
+            for i, item in enumerate(value):
+                _pruned(node.items, item, (*path, i), errors)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            child = node.props.get(key) if node is not None and node.props else None
+            if child is None and node is not None and isinstance(node.additional, _Node):
+                child = node.additional
+            if child is None:
+                if len(errors) < MAX_ERRORS:
+                    errors.append(SchemaError((*path, key), "schema/unknown-field",
+                                              f'unknown field "{_dotted(path, key)}"', key=True))
+            else:
+                _pruned(child, item, (*path, key), errors)
+    elif isinstance(value, list):
+        items = node.items if node is not None else None
+        for i, item in enumerate(value):
+            _pruned(items, item, (*path, i), errors)
 
 
 def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[SchemaError],

@@ -18,7 +18,7 @@ from kubectl_testbench.load.positions import Path
 from kubectl_testbench.render import naming
 from kubectl_testbench.validate.cron import cron_error
 from kubectl_testbench.validate.diagnostics import Fix, FixKind
-from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES
+from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES, PHASE_PACKAGE, UNSCORABLE, alternative
 from kubectl_testbench.validate.schema import show
 
 Report = Callable[..., None]
@@ -78,7 +78,7 @@ def _str(value: Any) -> str | None:
 def spec_present(doc: dict[str, Any], report: Report) -> None:
     """The CRD (like upstream's) does not require spec, but an Experiment without one cannot run."""
     if not isinstance(doc.get("spec"), dict):
-        report("semantic/spec-missing", (), "the Experiment has no spec: there is no agent and no dataset to "
+        report("semantic/spec-missing", ("spec",), "the Experiment has no spec: there is no agent and no dataset to "
                "evaluate", "add spec.agentRef and spec.dataset (kubectl testbench init writes a starter)")
 
 
@@ -199,10 +199,11 @@ def _dataset_inline(doc: dict[str, Any]) -> dict[str, Any] | None:
     return inline if isinstance(inline, dict) else None
 
 
-@check("semantic/unknown-metric", "semantic/metric-reference", "semantic/threshold-without-metrics",
+@check("semantic/unknown-metric", "semantic/unscorable-metric", "semantic/metric-reference",
+       "semantic/threshold-without-metrics",
        "semantic/no-metrics", "semantic/duplicate-scenario", reads=("spec", "dataset", "inline"))
 def metrics(doc: dict[str, Any], report: Report) -> None:
-    """Metric names are RAGAS metrics we know, and each step carries the reference data they need."""
+    """Every metric is one the evaluate phase can score, and each step carries the reference data it needs."""
     inline = _dataset_inline(doc)
     if inline is None:
         return
@@ -236,27 +237,76 @@ def metrics(doc: dict[str, Any], report: Report) -> None:
                    "add metrics to the steps (e.g. - metricName: AgentGoalAccuracyWithoutReference)")
         else:
             report("semantic/no-metrics", (*base, "scenarios"), "no step has metrics: the agent will be run but "
-                   "nothing will be scored", "add metrics to the steps (e.g. - metricName: AnswerRelevancy)")
+                   "nothing will be scored",
+                   "add metrics to the steps (e.g. - metricName: AgentGoalAccuracyWithoutReference)")
 
 
 def _metric(name: str, reference: dict[str, Any], at: Path, step_path: Path, report: Report) -> None:
+    if name in OLD_NAMES:
+        new = OLD_NAMES[name]
+        hint = f'use "{new}"' if new in NEEDS else f'"{new}" cannot be scored either: use "{alternative(reference)}"'
+        report("semantic/unknown-metric", at, f'"{name}" is the old name of {new}; ragas.metrics.collections '
+               f"has no {name}, so the evaluate phase records no score", hint)
+        return
+    if name in UNSCORABLE:
+        report("semantic/unscorable-metric", at, f"{name} never scores with {PHASE_PACKAGE}: {UNSCORABLE[name]}",
+               f'use "{alternative(reference)}", which scores with the reference data this step has')
+        return
     if name not in NEEDS:
         lower = {k.lower(): k for k in NEEDS}
         if name.lower() in lower:
             hint = f'did you mean "{lower[name.lower()]}"? Metric names are RAGAS class names, case-sensitive'
         else:
             close = difflib.get_close_matches(name, list(NEEDS), n=1, cutoff=0.6)
-            hint = f'did you mean "{close[0]}"?' if close else "see kubectl testbench explain metrics"
-        report("semantic/unknown-metric", at, f'"{name}" is not a RAGAS metric known to the evaluate phase', hint)
+            hint = (f'did you mean "{close[0]}"?' if close else
+                    f'use "{alternative(reference)}"; kubectl testbench explain metrics lists the others')
+        report("semantic/unknown-metric", at, f'"{name}" is not a metric the evaluate phase knows', hint)
         return
     missing = [field for field in NEEDS[name] if not reference.get(field)]
     if missing:
         wanted = " and ".join(f"reference.{m}" for m in missing)
-        report("semantic/metric-reference", at, f"{name} needs {wanted}, which this step does not provide",
-               f"add {wanted} to the step, or choose a metric that works without it")
-    if name in OLD_NAMES:
-        report("semantic/unknown-metric", at, f'"{name}" is the old name of {OLD_NAMES[name]}',
-               f'use "{OLD_NAMES[name]}"')
+        report("semantic/metric-reference", at, f"{name} needs {wanted}, which this step does not provide, so it "
+               "gets no score", f'add {wanted} to the step, or use "{alternative(reference)}"')
+
+
+# --- what the run phase's models accept ----------------------------------------------------------------------
+
+OBJECT_REQUIRED = "semantic/object-required"
+
+
+@check(OBJECT_REQUIRED, reads=("spec", "dataset", "inline"))
+def raw_objects(doc: dict[str, Any], report: Report) -> None:
+    """``args``, ``parameters`` and ``customValues`` pass the CRD (preserve-unknown-fields) whatever they are,
+    but the run phase's models type them as objects (``dict[str, Any]``): anything else fails the whole run."""
+    inline = _dataset_inline(doc)
+    if inline is None:
+        return
+    base: Path = ("spec", "dataset", "inline")
+    for si, scenario in enumerate(_list(inline.get("scenarios"))):
+        for ti, step in enumerate(_list(_dict(scenario).get("steps"))):
+            step = _dict(step)
+            at: Path = (*base, "scenarios", si, "steps", ti)
+            _object(step, "customValues", at, "custom_values", report)
+            for ci, call in enumerate(_list(_dict(step.get("reference")).get("toolCalls"))):
+                _object(_dict(call), "args", (*at, "reference", "toolCalls", ci), "tool_calls[].args", report)
+            for mi, metric in enumerate(_list(step.get("metrics"))):
+                _object(_dict(metric), "parameters", (*at, "metrics", mi), "metrics[].parameters", report)
+
+
+def _object(parent: dict[str, Any], field: str, at: Path, model_field: str, report: Report) -> None:
+    if field not in parent or parent[field] is None or isinstance(parent[field], dict):
+        return
+    report(OBJECT_REQUIRED, (*at, field), f"{field} is {_json_kind(parent[field])}; the run phase reads "
+           f"{model_field} as an object and rejects the whole dataset",
+           f"write {field} as a mapping, e.g. {field}: {{key: value}}")
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a list" if isinstance(value, list) else "a string"
 
 
 @check("semantic/tool-call-args", reads=("spec", "dataset", "inline"))
@@ -289,14 +339,7 @@ _SECRET_VALUE = re.compile(
 _ENV_SOURCES = ("configMapKeyRef", "fieldRef", "fileKeyRef", "resourceFieldRef", "secretKeyRef")
 
 
-SHADOWED_ENV = {
-    "OPENAI_API_KEY": "its openAiApiKey parameter",
-    "OPENAI_BASE_URL": "the AI gateway (spec.aiGatewayRef)",
-}
-"""Variables the evaluate-template sets on its step, where they override the workflow's env."""
-
-
-@check("semantic/literal-secret", "semantic/duplicate-env", "semantic/env-value-and-from", "semantic/env-shadowed")
+@check("semantic/literal-secret", "semantic/duplicate-env", "semantic/env-value-and-from")
 def env(doc: dict[str, Any], report: Report) -> None:
     """Literal secrets, duplicate names, and value/valueFrom combinations a Pod would reject."""
     names: dict[str, int] = {}
@@ -308,10 +351,6 @@ def env(doc: dict[str, Any], report: Report) -> None:
             report("semantic/duplicate-env", (*at, "name"), f'env "{name}" is also set by env[{names[name]}]; '
                    "only the last one takes effect", "remove one of them")
         names[name] = i
-        if name in SHADOWED_ENV:
-            report("semantic/env-shadowed", (*at, "name"), f'the evaluate step sets {name} from {SHADOWED_ENV[name]}, '
-                   "which overrides this entry", "point spec.aiGatewayRef at an AI gateway that holds the model "
-                   "credentials; the judge then needs no key of its own")
         value = item.get("value")
         source = item.get("valueFrom")
         if isinstance(value, str) and value and isinstance(source, dict):
@@ -331,6 +370,32 @@ def env(doc: dict[str, Any], report: Report) -> None:
                    "store it in a Secret and use valueFrom.secretKeyRef")
 
 
+# --- the judge ------------------------------------------------------------------------------------------
+
+NO_GATEWAY = "semantic/no-gateway"
+
+
+@check(NO_GATEWAY)
+def gateway(doc: dict[str, Any], report: Report) -> None:
+    """Without an AI gateway the judge goes to api.openai.com with no key: every metric is skipped, the run green.
+
+    Dropped by the engine when a RenderDefaults file names a default gateway (``spec.aiGateway.name``), the way
+    the operator falls back to the first AiGateway in namespace ai-gateway.
+    """
+    from kubectl_testbench.render.settings import ANNOTATION_GATEWAY_URL
+
+    spec = _spec(doc)
+    if spec.get("aiGatewayRef") is not None or not spec:
+        return
+    annotations = _dict(_dict(doc.get("metadata")).get("annotations"))
+    if annotations.get(ANNOTATION_GATEWAY_URL):
+        return
+    report(NO_GATEWAY, ("spec",), "no AI gateway for the judge: the evaluate phase would call api.openai.com "
+           "without an API key, skip every metric and still end green",
+           "set spec.aiGatewayRef {name, namespace}, or name a default gateway in testbench-defaults.yaml "
+           "(spec.aiGateway.name) as the operator finds one in namespace ai-gateway")
+
+
 # --- references, names and labels --------------------------------------------------------------------
 
 
@@ -342,9 +407,11 @@ def references(doc: dict[str, Any], report: Report) -> None:
         ref = spec.get(field)
         if not isinstance(ref, dict):
             continue
-        if field == "aiGatewayRef" and not ref.get("name"):
-            report("semantic/dns-label", ("spec", field), "aiGatewayRef needs a name to reach the gateway",
-                   "set aiGatewayRef.name, or remove aiGatewayRef")
+        if not ref.get("name"):  # agentRef.name is required but may be "": as useless as a missing gateway name
+            what = "the agent" if field == "agentRef" else "the gateway"
+            report("semantic/dns-label", ("spec", field, "name") if "name" in ref else ("spec", field),
+                   f"{field} needs a name to reach {what}", f"set {field}.name"
+                   + (", or remove aiGatewayRef" if field == "aiGatewayRef" else ""))
         for key in ("name", "namespace"):
             value = _str(ref.get(key))
             if value:

@@ -1,8 +1,11 @@
-"""Exact source spans of every node of one YAML document, from libyaml's event stream.
+"""Exact source spans of every node of one document: YAML from libyaml's event stream, JSON from its tokens.
 
 The loader keeps a start position per key and value, enough for ``file:line:col``; a fix needs to know
 where a node ends too, and in which style it was written. This reads the same text again (the C parser, in
-a fraction of the validation time) only for documents that have a fix to offer.
+a fraction of the validation time) only for documents that have a fix to offer. JSON input is read as
+kubectl reads it (load/jsonread.py), not as YAML, so its spans come from the same JSON tokens: a JSON
+string is a double-quoted scalar, numbers and ``true``/``false``/``null`` are plain ones, every object and
+array is a flow collection.
 """
 
 from __future__ import annotations
@@ -101,6 +104,48 @@ def _build(loader: Any) -> Node | None:
         else:
             root = node
             # a scalar document: nothing else to read
+
+
+_JSON_TOKEN = re.compile(r'[ \t\n\r]*(?:([{}\[\]:,])|("(?:[^"\\]|\\.)*")|([-+.0-9eE]+|true|false|null))')
+
+
+def json_span_tree(text: str, start: int = 0) -> Node | None:
+    """The JSON value starting at ``start`` as a tree of spans (offsets into ``text``); None when it is not
+    one complete JSON value. Used only on values the JSON reader has already accepted."""
+    from kubectl_testbench.load.jsonread import string_value
+
+    stack: list[tuple[Node, list[Node]]] = []
+    pos = start
+    while True:
+        match = _JSON_TOKEN.match(text, pos)
+        if match is None:
+            return None
+        begin, pos = match.start(match.lastindex or 0), match.end()
+        punct, string, word = match.groups()
+        if punct in ("{", "["):
+            node = Node("map" if punct == "{" else "seq", begin)
+            node.flow = True
+            stack.append((node, []))
+            continue
+        if punct in (":", ","):
+            continue
+        if punct is not None:  # "}" or "]"
+            if not stack:
+                return None
+            node, pending = stack.pop()
+            if pending or (punct == "}") != (node.kind == "map"):
+                return None
+            node.end = pos
+        else:
+            node = Node("scalar", begin)
+            node.end = pos
+            if string is not None:
+                node.style, node.value = '"', string_value(string)
+            else:
+                node.value = word
+        if not stack:
+            return node
+        _attach(stack[-1], node)
 
 
 def _index(mark: Any) -> int:

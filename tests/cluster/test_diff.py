@@ -40,13 +40,13 @@ def test_diff_is_a_server_side_dry_run_apply_and_writes_nothing(api: FakeApiServ
 def test_changed_field_shows_a_unified_diff_and_exit_1(api: FakeApiServer, kubeconfig: Path) -> None:
     assert cli("apply", str(NEWS)).exit_code == 0
     live = api.objects[NEWS_PATH]
-    live["spec"]["use"][0]["config"]["url"] = "https://old.example.com/experiment.json"
+    live["spec"]["use"][0]["config"]["datasetUrl"] = "https://old.example.com/experiment.json"
     live["status"] = {"latestExecution": {"id": "abc"}}
     result = cli("diff", str(NEWS))
     assert result.exit_code == 1
     assert result.stdout.startswith(HEADER)
-    assert "-      url: https://old.example.com/experiment.json\n" in result.stdout
-    assert "+      url: https://datasets.example.com/news/experiment.json\n" in result.stdout
+    assert "-      datasetUrl: https://old.example.com/experiment.json\n" in result.stdout
+    assert "+      datasetUrl: https://datasets.example.com/news/experiment.json\n" in result.stdout
     assert "resourceVersion" not in result.stdout and "managedFields" not in result.stdout
     assert "latestExecution" not in result.stdout, "status is the server's, not ours"
     assert result.stderr.strip() == "1 of 1 objects would change"

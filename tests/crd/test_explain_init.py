@@ -44,7 +44,8 @@ def test_init_writes_a_valid_experiment(args: list[str]) -> None:
     result = run_cli("init", "my-eval", "--agent", "weather-agent", *args)
     assert result.exit_code == 0, result.output
     checked = validate_text(result.output, "init.yaml")
-    assert checked.counts.valid == 1 and checked.diagnostics == []
+    expected = [] if "--gateway" in args else ["semantic/no-gateway"]
+    assert checked.counts.valid == 1 and [d.rule for d in checked.diagnostics] == expected
 
 
 def test_init_refuses_invalid_names_and_writes_nothing(tmp_path: Path) -> None:

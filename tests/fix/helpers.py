@@ -6,6 +6,8 @@ diff-based assertions check ``fix`` against a second reading of the file.
 
 from __future__ import annotations
 
+import bisect
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -64,6 +66,8 @@ def _end_line(node: Any) -> int:
 
 def node_lines(text: str, path: tuple[Any, ...], whole_parent: bool = False) -> set[int]:
     """0-based lines of the entry at ``path`` (key through value) in every document that has it."""
+    if text.lstrip()[:1] == "{":
+        return _json_node_lines(text, path, whole_parent)
     found: set[int] = set()
     for offset, root in _documents(text):
         node: Any = root
@@ -87,6 +91,40 @@ def node_lines(text: str, path: tuple[Any, ...], whole_parent: bool = False) -> 
         elif node is not None:
             first = (key or node).start_mark.line
             found.update(range(offset + first, offset + _end_line(node) + 1))
+    return found
+
+
+def _json_node_lines(text: str, path: tuple[Any, ...], whole_parent: bool) -> set[int]:
+    """:func:`node_lines` for a JSON stream: where each value starts from the JSON reader's marks, where it
+    ends from the standard library's decoder (not from the span reader ``fix`` uses)."""
+    from kubectl_testbench.load.jsonread import read_stream
+
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    decoder = json.JSONDecoder()
+
+    def last_line(mark: tuple[int, int]) -> int:
+        _, end = decoder.raw_decode(text, starts[mark[0] - 1] + mark[1] - 1)
+        return bisect.bisect_right(starts, end - 1) - 1
+
+    found: set[int] = set()
+    for doc in read_stream(text):
+        node: Any = doc.data
+        value_mark = getattr(node, "mark", None)
+        key_mark = parent_mark = None
+        complete = True
+        for seg in path:
+            parent_mark = value_mark
+            if isinstance(node, dict) and isinstance(seg, str) and seg in node:
+                key_mark, value_mark, node = node.key_marks.get(seg), node.value_marks.get(seg), node[seg]
+            elif isinstance(node, list) and isinstance(seg, int) and seg < len(node):
+                key_mark, value_mark, node = None, node.item_marks[seg], node[seg]
+            else:
+                complete = False
+                break
+        if whole_parent and parent_mark is not None:
+            found.update(range(parent_mark[0] - 1, last_line(parent_mark) + 1))
+        elif complete and value_mark is not None:
+            found.update(range((key_mark or value_mark)[0] - 1, last_line(value_mark) + 1))
     return found
 
 

@@ -43,7 +43,8 @@ def test_findings_left_are_listed_with_why_they_have_no_safe_fix_and_fail(tmp_pa
     result = run_cli("fix", str(path))
     assert result.exit_code == 1
     assert path.read_text().endswith("concurrencyPolicy: Allow  # lower case\n")
-    assert (f"{path}:20:30: error[schema/maximum] spec.dataset.inline.scenarios[0].steps[0].metrics[0].threshold: "
+    line = path.read_text().splitlines().index("                  threshold: 1.5") + 1
+    assert (f"{path}:{line}:30: error[schema/maximum] spec.dataset.inline.scenarios[0].steps[0].metrics[0].threshold: "
             "Invalid value: 1.5: must be less than or equal to 1\n"
             "  not fixed: no safe fix for this rule: it needs a decision only you can make\n") in result.stderr
     assert result.stderr.endswith("1 file, 1 experiment: 0 valid, 1 invalid, 0 warnings\n")
@@ -66,10 +67,24 @@ def test_diff_prints_a_unified_diff_and_writes_nothing(tmp_path: Path) -> None:
     result = run_cli("fix", "--diff", str(path))
     assert result.exit_code == 1 and path.read_text() == ENUM
     name = str(path).lstrip("/")
-    assert result.stdout == (f"--- a/{name}\n+++ b/{name}\n@@ -19,4 +19,4 @@\n"
-                             "                 - metricName: AgentGoalAccuracyWithReference\n"
-                             "   trigger:\n     enabled: true\n-    concurrencyPolicy: allow  # lower case\n"
+    last = ENUM.splitlines()
+    first = len(last) - 3  # three lines of context before the changed last line
+    context = "".join(f" {line}\n" for line in last[-4:-1])
+    assert result.stdout == (f"--- a/{name}\n+++ b/{name}\n@@ -{first},4 +{first},4 @@\n" + context +
+                             "-    concurrencyPolicy: allow  # lower case\n"
                              "+    concurrencyPolicy: Allow  # lower case\n")
+
+
+def test_fix_reads_the_defaults_file_as_validate_does(tmp_path: Path) -> None:
+    """A gateway named in testbench-defaults.yaml silences semantic/no-gateway in fix's report too."""
+    no_gateway = ENUM.replace("  aiGatewayRef:\n    name: ai-gateway\n    namespace: ai-gateway\n", "")
+    path = _file(tmp_path, no_gateway)
+    assert "warning[semantic/no-gateway]" in run_cli("fix", "--check", str(path)).stderr
+    (tmp_path / "testbench-defaults.yaml").write_text("apiVersion: testbench.agentic-layer.ai/v1alpha1\n"
+                                                      "kind: RenderDefaults\nspec:\n  aiGateway:\n    name: gw\n")
+    result = run_cli("fix", "--strict", str(path))
+    assert result.exit_code == 0, result.output
+    assert "no-gateway" not in result.stderr and path.read_text() == no_gateway.replace("allow  #", "Allow  #")
 
 
 def test_select_and_ignore_choose_rules_by_id_or_group(tmp_path: Path) -> None:

@@ -142,6 +142,42 @@ def test_metadata_null_field_that_is_the_only_field_is_not_removed() -> None:
     assert ("metadata/null-field", "it is the only entry: its mapping would become null") in blocked(text)
 
 
+def test_metadata_nulls_are_accepted_as_the_server_does_and_only_noted_with_a_fix() -> None:
+    """Issue 16: null ObjectMeta fields are unset, not type errors; issue 18's info finding removes them."""
+    nulls = "  namespace: agents\n  labels: null\n  creationTimestamp: null\n  ownerReferences: null\n"
+    text = VALID.replace("  namespace: agents\n", nulls)
+    found = [(d.rule, d.severity.value, d.path) for d in validate_text(text, "t.yaml").diagnostics]
+    assert found == [("metadata/null-field", "info", "metadata.labels"),
+                     ("metadata/null-field", "info", "metadata.creationTimestamp"),
+                     ("metadata/null-field", "info", "metadata.ownerReferences")]
+    assert fixed(text) == VALID
+
+
+def test_metadata_unknown_field_in_an_owner_reference_is_renamed_keeping_the_servers_rule_and_hint() -> None:
+    owner = ("  ownerReferences:\n    - apiversion: v1\n      kind: ConfigMap\n      name: anchor\n"
+             "      uid: 0c3e5c6e-1111-2222-3333-444455556666\n")
+    text = VALID.replace("  namespace: agents\n", "  namespace: agents\n" + owner)
+    (d,) = [d for d in validate_text(text, "t.yaml").diagnostics if d.rule == "metadata/unknown-field"]
+    assert (d.path, d.message, d.hint) == ("metadata.ownerReferences[0].apiversion",
+                                           'unknown field "metadata.ownerReferences[0].apiversion"',
+                                           'did you mean "apiVersion"? Field names are case-sensitive')
+    assert fixed(text) == VALID.replace("  namespace: agents\n",
+                                        "  namespace: agents\n" + owner.replace("apiversion", "apiVersion"))
+
+
+def test_metadata_type_quotes_a_finalizer_and_an_owner_reference_name() -> None:
+    written = "  namespace: agents\n  finalizers:\n    - 1234\n"
+    text = VALID.replace("  namespace: agents\n", written)
+    assert offered(text) == [("metadata/type", "metadata.finalizers[0]", '"1234"')]
+    assert fixed(text) == VALID.replace("  namespace: agents\n", written.replace("1234", '"1234"'))
+
+
+def test_metadata_timestamp_is_never_quoted_into_another_invalid_value() -> None:
+    text = VALID.replace("  namespace: agents\n", "  namespace: agents\n  creationTimestamp: 12:30\n")
+    rules = {d.rule: d.fix for d in validate_text(text, "t.yaml").diagnostics}
+    assert "metadata/timestamp" in rules and all(fix is None for fix in rules.values())
+
+
 # --- semantic ------------------------------------------------------------------------------------------------
 
 
@@ -172,7 +208,9 @@ def test_semantic_tool_call_args_adds_empty_args(written: str, expected: str) ->
 
 
 def test_semantic_tool_call_args_at_the_end_of_a_file_without_a_final_line_break() -> None:
-    text = VALID.rstrip("\n").replace(TOOL, "") + "\n              reference:\n                toolCalls:\n" \
+    gateway = "  aiGatewayRef:\n    name: ai-gateway\n    namespace: ai-gateway\n"
+    steps_last = VALID.replace(gateway, "").replace("spec:\n", "spec:\n" + gateway)  # the step ends the file
+    text = steps_last.rstrip("\n").replace(TOOL, "") + "\n              reference:\n                toolCalls:\n" \
         "                  - name: get_weather"
     assert fixed(text).endswith("                  - name: get_weather\n                    args: {}")
 
@@ -238,11 +276,38 @@ def test_a_json_file_stays_json() -> None:
     assert '"args": {}' in after
 
 
-def test_items_of_a_kind_list_are_not_fixed() -> None:
+def test_items_of_a_list_are_fixed_where_they_are_written() -> None:
+    """kubectl flattens lists (issue 16): a finding is about the item, its fix edits the item inside the list."""
     item = "\n".join("    " + line for line in (VALID + TRIGGER.replace("Forbid", "forbid")).splitlines())
     text = "apiVersion: v1\nkind: List\nitems:\n  -\n" + item + "\n"
-    assert offered(text) == []
-    assert blocked(text) == [("schema/enum", "the object is an item of a kind: List")]
+    assert offered(text) == [("schema/enum", "spec.trigger.concurrencyPolicy", "Forbid")]
+    assert fixed(text) == text.replace("concurrencyPolicy: forbid", "concurrencyPolicy: Forbid")
+    # an ExperimentList whose items inherit kind and apiVersion; the fix lands in the second item only
+    body = VALID.split("kind: Experiment\n", 1)[1]
+    first = "  - " + "\n    ".join(body.splitlines())
+    second = "  - " + "\n    ".join((body + TRIGGER.replace("Forbid", "forbid")).splitlines())
+    listed = ("apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: ExperimentList\nitems:\n"
+              f"{first}\n{second}\n")
+    assert fixed(listed) == listed.replace("concurrencyPolicy: forbid", "concurrencyPolicy: Forbid")
+
+
+def test_items_of_a_json_list_are_fixed_and_the_file_stays_json() -> None:
+    import json
+
+    doc = {"apiVersion": "v1", "kind": "List", "items": [json.loads(json.dumps(_as_json(VALID)))]}
+    doc["items"][0]["spec"]["trigger"] = {"enabled": True, "concurrencyPolicy": "replace"}
+    doc["items"][0]["metadata"]["creationTimestamp"] = None
+    text = json.dumps(doc, indent=2)
+    after = fixed(text)
+    assert json.loads(after)["items"][0]["spec"]["trigger"]["concurrencyPolicy"] == "Replace"
+    assert "creationTimestamp" not in json.loads(after)["items"][0]["metadata"]
+    assert validate_text(after, "t.json").diagnostics == []
+
+
+def _as_json(text: str) -> object:
+    import yaml
+
+    return yaml.safe_load(text)
 
 
 # --- application ---------------------------------------------------------------------------------------------

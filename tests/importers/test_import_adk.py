@@ -5,13 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from importer_helpers import FIXTURES, judge, metric_names, pos, run, scenarios, steps, warnings_of
+from importer_helpers import FIXTURES, metric_names, pos, run, scenarios, steps, warnings_of
 
 from kubectl_testbench.integrations.importers import ImportInputError, ImportOptions, import_dataset
+from kubectl_testbench.integrations.importers.common import dropped_message
 
-ROUGE1 = {"rouge_type": "rouge1", "mode": "fmeasure"}
-COHERENCE = "Is the response coherent: logically organized, consistent and easy to follow?"
-SAFETY = "Is the response safe: free of harmful, hateful, harassing, dangerous or sexually explicit content?"
 LIGHTS = "adk/home_automation/lights.test.json"
 LIGHTS_CONFIG = "adk/home_automation/test_config.json"
 
@@ -26,7 +24,8 @@ def test_eval_set_snake_case_with_test_config() -> None:
     assert inline["llmAsAJudgeModel"] == "gemini-2.5-flash"  # from final_response_match_v2's judge_model_options
     assert "defaultThreshold" not in inline
     assert [s["name"] for s in scenarios(result)] == ["turn_off_bedroom_device", "greeting"]
-    coherence = judge("coherence", COHERENCE, 0.625)  # 3.5 on ADK's 1-5 scale
+    # RougeScore (response_match_score) and AspectCritic (response_evaluation_score) never score with the phase
+    # package: they are left out (and reported); a step left with nothing gets the defaults
     first, second = steps(result, 0)
     assert first == {
         "input": "Turn off device_2 in the Bedroom.",
@@ -37,19 +36,17 @@ def test_eval_set_snake_case_with_test_config() -> None:
         },
         "metrics": [
             {"metricName": "ToolCallAccuracy", "threshold": 1.0},
-            {"metricName": "RougeScore", "threshold": 0.5, "parameters": ROUGE1},
             {"metricName": "AnswerAccuracy", "threshold": 0.6},
-            coherence,
         ],
     }
     assert second == {
         "input": "Is it off now?",
         "reference": {"response": "Yes, device_2 is off."},
-        "metrics": [{"metricName": "RougeScore", "threshold": 0.5, "parameters": ROUGE1},
-                    {"metricName": "AnswerAccuracy", "threshold": 0.6}, coherence],
+        "metrics": [{"metricName": "AnswerAccuracy", "threshold": 0.6}],
     }
     # two text parts are joined by a newline, as ADK prints them; no final_response: no response metrics
-    assert steps(result, 1) == [{"input": "Hello, \nwhat can you do?", "metrics": [coherence]}]
+    assert steps(result, 1) == [{"input": "Hello, \nwhat can you do?",
+                                 "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]}]
 
 
 def test_eval_set_warnings_point_at_their_source() -> None:
@@ -63,6 +60,8 @@ def test_eval_set_warnings_point_at_their_source() -> None:
         (LIGHTS_CONFIG, *pos(LIGHTS_CONFIG, '"hallucinations_v1"'),
          "criterion hallucinations_v1 is not carried over: it judges the response against the tool outputs of the "
          "run, which RAGAS metrics cannot see (Faithfulness needs reference.retrievedContexts)"),
+        (LIGHTS, 9, 9, dropped_message("RougeScore", 2)),
+        (LIGHTS, 9, 9, dropped_message("AspectCritic", 3)),
         (LIGHTS, *pos(LIGHTS, '"tool_responses"'),
          "tool_responses are not carried over: RAGAS ToolCallAccuracy compares tool names and arguments only"),
         (LIGHTS, *pos(LIGHTS, "{", after='"creation_timestamp": 1747337309.2360144'),
@@ -80,7 +79,7 @@ def test_eval_set_warnings_point_at_their_source() -> None:
          "state"),
         (LIGHTS, *pos(LIGHTS, '"labels"'), 'unknown EvalCase field "labels" is not carried over'),
     ]
-    assert [w.field for w in result.warnings][3:6] == [
+    assert [w.field for w in result.warnings][5:8] == [
         "eval_cases[0].conversation[0].intermediate_data.tool_responses",
         "eval_cases[0].conversation[1]",
         "eval_cases[0].session_input.state",
@@ -97,14 +96,14 @@ def test_camel_case_keys_directory_recursion_and_default_criteria() -> None:
         "reference": {"response": "It is sunny and 21 degrees in Berlin.",
                       "toolCalls": [{"name": "get_weather", "args": {"city": "Berlin"}}]},
         # no test_config.json: AgentEvaluator's defaults, tool trajectory 1.0 and response match 0.8
-        "metrics": [{"metricName": "ToolCallAccuracy", "threshold": 1.0},
-                    {"metricName": "RougeScore", "threshold": 0.8, "parameters": ROUGE1}],
+        "metrics": [{"metricName": "ToolCallAccuracy", "threshold": 1.0}],  # RougeScore left out
     }]}]
     file = "adk/nested/weather/weather.evalset.json"
-    assert warnings_of(result) == [(file, *pos(file, '"intermediateResponses"'),
+    assert warnings_of(result) == [(file, 7, 9, dropped_message("RougeScore", 1)),
+                                   (file, *pos(file, '"intermediateResponses"'),
                                     "intermediate_responses (sub-agent messages) are not carried over: only the "
                                     "final response is a reference")]
-    assert result.warnings[0].field == "evalCases[0].conversation[0].intermediateData.intermediateResponses"
+    assert result.warnings[1].field == "evalCases[0].conversation[0].intermediateData.intermediateResponses"
 
 
 def test_legacy_flat_array_is_one_conversation_and_reads_both_tool_spellings() -> None:
@@ -113,14 +112,15 @@ def test_legacy_flat_array_is_one_conversation_and_reads_both_tool_spellings() -
     first, second = steps(result)
     assert first == {"input": "What can you do?",
                      "reference": {"response": "I can roll dice of different sizes and check if a number is prime."},
-                     "metrics": [{"metricName": "RougeScore", "threshold": 0.8, "parameters": ROUGE1}]}
+                     "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}  # RougeScore left out
     assert second["reference"]["toolCalls"] == [{"name": "roll_die", "args": {"sides": 17}},
                                                 {"name": "roll_die", "args": {"sides": 17}}]
-    assert metric_names(second) == ["ToolCallAccuracy", "RougeScore"]
+    assert metric_names(second) == ["ToolCallAccuracy"]
     file = "adk/legacy/flat.test.json"
     assert warnings_of(result) == [
         (file, 2, 3, "tool_trajectory_avg_score: 1 invocation expects no tool call; ToolCallAccuracy needs "
                      "reference.toolCalls, so it is not scored for tool use"),
+        (file, 2, 3, dropped_message("RougeScore", 2)),
         (file, *pos(file, '"mock_tool_output"'), "mock_tool_output is not carried over: the agent's real tools "
                                                  "answer at run time"),
         (file, *pos(file, '"expected_intermediate_agent_responses"', after="Roll a 17"),
@@ -139,7 +139,8 @@ def test_legacy_named_cases() -> None:
          {"response": "Yes, 13 is a prime number.", "toolCalls": [{"name": "check_prime", "args": {"nums": [13]}}]}),
     ]
     file = "adk/legacy/named.test.json"
-    assert warnings_of(result) == [(file, *pos(file, '"state"'), "the initial session state is not carried over: "
+    assert warnings_of(result) == [(file, 5, 7, dropped_message("RougeScore", 2)),
+                                   (file, *pos(file, '"state"'), "the initial session state is not carried over: "
                                                                  "Testbench starts every scenario with a fresh agent "
                                                                  "session")]
 
@@ -147,18 +148,16 @@ def test_legacy_named_cases() -> None:
 def test_rubrics_invocation_events_simulated_user_and_custom_metrics() -> None:
     result = run("adk", "adk/rubrics")
     assert result.experiment["spec"]["dataset"]["inline"]["llmAsAJudgeModel"] == "gemini-2.5-pro"
-    concise = judge("concise", "The response is at most three sentences.", 0.75)
-    safety = judge("safety", SAFETY, 0.9)
+    # every rubric and the safety criterion map to AspectCritic, which the phase package cannot score: left
+    # out (reported once), so the steps get the defaults for their reference data
     assert steps(result, 0) == [{
         "input": "Can I return my shoes after three weeks?",
         "reference": {"response": "Yes, returns are accepted within 30 days.",
                       "toolCalls": [{"name": "lookup_policy", "args": {"topic": "returns"}}]},
-        # criterion rubrics, then the case's, then the invocation's (the TOOL_USE_QUALITY one is reported)
-        "metrics": [concise, judge("cites_policy", "The response cites the 30-day refund policy.", 0.75),
-                    judge("polite", "The response is polite.", 0.75), safety],
+        "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}, {"metricName": "ToolCallAccuracy"}],
     }]
     assert scenarios(result)[1] == {"name": "simulated_user", "steps": [
-        {"input": "I want to cancel my order.", "metrics": [concise, safety]}]}
+        {"input": "I want to cancel my order.", "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]}]}
     config, data = "adk/rubrics/test_config.json", "adk/rubrics/support.evalset.json"
     assert warnings_of(result) == [
         (config, *pos(config, '"rubric_based_final_response_quality_v1"'),
@@ -168,6 +167,7 @@ def test_rubrics_invocation_events_simulated_user_and_custom_metrics() -> None:
                                                      "metric matches it (custom or unknown ADK metric)"),
         (config, *pos(config, '"custom_metrics"'), "custom metrics are Python functions in the ADK process and "
                                                    "cannot be carried over (their criteria are reported separately)"),
+        (data, 10, 9, dropped_message("AspectCritic", 2)),
         (data, *pos(data, '"invocation_events"'), "invocation_events: tool responses are not carried over; only "
                                                   "function calls become reference.toolCalls"),
         (data, *pos(data, "{", after='"The response is polite."'),
@@ -184,7 +184,7 @@ def test_rubrics_without_a_rubric_criterion_are_reported(tmp_path: Path) -> None
     copy.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
     result = run("adk", str(copy), judge_model="judge-x")
     assert result.experiment["spec"]["dataset"]["inline"]["llmAsAJudgeModel"] == "judge-x"
-    assert metric_names(steps(result, 0)[0]) == ["ToolCallAccuracy", "RougeScore"]
+    assert metric_names(steps(result, 0)[0]) == ["ToolCallAccuracy"]  # RougeScore (ADK's default) left out
     rubric_warnings = [(w.line, w.message) for w in result.warnings if w.message.startswith("rubric")]
     data = "adk/rubrics/support.evalset.json"
     assert rubric_warnings == [
@@ -199,9 +199,12 @@ def test_rubrics_without_a_rubric_criterion_are_reported(tmp_path: Path) -> None
 
 def test_files_from_several_directories_use_their_own_config() -> None:
     result = run("adk", "adk/legacy/flat.test.json", "adk/home_automation/lights.test.json")
-    assert metric_names(steps(result, 0)[0]) == ["RougeScore"]  # defaults next to flat.test.json
-    assert steps(result, 0)[0]["metrics"][0]["threshold"] == 0.8
-    assert steps(result, 1)[0]["metrics"][1] == {"metricName": "RougeScore", "threshold": 0.5, "parameters": ROUGE1}
+    # ADK's defaults next to flat.test.json (response match 0.8: RougeScore, left out); lights' own config
+    assert steps(result, 0)[1]["metrics"] == [{"metricName": "ToolCallAccuracy", "threshold": 1.0}]
+    assert steps(result, 1)[0]["metrics"] == [{"metricName": "ToolCallAccuracy", "threshold": 1.0},
+                                              {"metricName": "AnswerAccuracy", "threshold": 0.6}]
+    assert [w.message for w in result.warnings if "is not carried over (" in w.message] == [
+        dropped_message("RougeScore", 4), dropped_message("AspectCritic", 3)]
 
 
 def test_duplicate_eval_ids_across_files_are_renamed() -> None:

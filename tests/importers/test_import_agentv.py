@@ -5,9 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from importer_helpers import FIXTURES, judge, metric_names, pos, run, scenarios, steps, warnings_of
+from importer_helpers import FIXTURES, metric_names, pos, run, scenarios, steps, warnings_of
 
 from kubectl_testbench.integrations.importers import ImportInputError, ImportOptions, import_dataset
+from kubectl_testbench.integrations.importers.common import dropped_message
+
+# Criteria, rubrics and judges map to AspectCritic, which the phase package cannot score: each is left out and
+# reported once (dropped_message); a step left without a metric gets the defaults for its reference data.
 
 BASIC = "agentv/basic/EVAL.yaml"
 LEGACY = "agentv/legacy/dataset.eval.yaml"
@@ -29,10 +33,7 @@ def test_tests_generation_field_by_field() -> None:
                  f'<file path="javascript.instructions.md">\n{JAVASCRIPT}\n</file>',
         "reference": {"response": "The loop condition `i < 0` never runs; use `i < items.length`."},
         "customValues": {"language": "javascript"},
-        "metrics": [judge("criteria", "Finds the loop bug and suggests a fix"),
-                    judge("rubric-1", "Mentions the loop condition"),
-                    judge("suggests-reduce", "Suggests using reduce()"),
-                    {"metricName": "AgentGoalAccuracyWithReference"}],
+        "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}],
     }]
 
 
@@ -42,7 +43,7 @@ def test_shared_conversation_id_becomes_one_scenario() -> None:
     assert steps(result, 1) == [
         {"input": "My function drops the last element. Can you help?",
          "customValues": {"id": "debug-step-1"},
-         "metrics": [judge("criteria", "Asks what output is expected")]},
+         "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]},
         {"input": "For [1, 2, 3] I expect [1, 2, 3] but get [1, 2].",
          "reference": {"response": "Use range(len(items)) instead of range(len(items) - 1)."},
          "customValues": {"id": "debug-step-2"},
@@ -55,8 +56,7 @@ def test_structured_expected_output_and_assertions() -> None:
     assert steps(result, 2) == [{
         "input": "Analyze transaction 12345 for fraud risk",
         "reference": {"response": '{"confidence": 0.95, "riskLevel": "Low"}'},
-        "metrics": [judge("criteria", "Returns a structured risk assessment"),
-                    {"metricName": "AgentGoalAccuracyWithReference"}],
+        "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}],
     }]
 
 
@@ -67,6 +67,7 @@ def test_tests_generation_warnings() -> None:
                                             "given with --agent"),
         (BASIC, *pos(BASIC, "role: system"), "system message is not carried over: a Testbench step sends user "
                                                "input only; the agent's own instructions apply"),
+        (BASIC, 14, 9, dropped_message("AspectCritic", 3)),
         (BASIC, *pos(BASIC, "weight: 2.0"), "rubric weight 2 is not carried over: each rubric is its own "
                                             "AspectCritic metric that must pass"),
         (BASIC, *pos(BASIC, "role: assistant", after="debug-step-2"),
@@ -94,19 +95,17 @@ def test_legacy_evalcases_generation() -> None:
             "input": "What is the weather in Berlin?",
             "reference": {"response": "It is sunny in Berlin.",
                           "toolCalls": [{"name": "get_weather", "args": {"city": "Berlin"}}]},
-            "metrics": [judge("criteria", "Reports the weather in Berlin using the weather tool"),
-                        {"metricName": "ToolCallAccuracy"}, {"metricName": "AgentGoalAccuracyWithReference"}],
+            "metrics": [{"metricName": "ToolCallAccuracy"}, {"metricName": "AgentGoalAccuracyWithReference"}],
         }]},
         {"name": "quicksort", "steps": [{
             "input": "Explain quicksort",
-            "metrics": [judge("criteria", "Clear explanation of quicksort"),
-                        judge("rubric-1", "Mentions divide-and-conquer approach"),
-                        judge("complexity", "States time complexity correctly")],
+            "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}],
         }]},
     ]
     assert warnings_of(result) == [
         (LEGACY, *pos(LEGACY, "target: default"), "target is not carried over: the Experiment evaluates the agent "
                                                   "given with --agent"),
+        (LEGACY, 9, 9, dropped_message("AspectCritic", 2)),
         (LEGACY, *pos(LEGACY, "output: {sky"), "expected tool output is not carried over: the agent's real tools "
                                                "answer at run time"),
         (LEGACY, *pos(LEGACY, "name: content"), 'llm_judge grader "content" with a custom prompt is not carried '
@@ -126,15 +125,11 @@ def test_promptfoo_style_suite_renders_prompts_with_vars() -> None:
             "input": "Summarize the July release notes for engineers.",
             "reference": {"response": "concise release-note summary"},
             "customValues": {"vars": {"ticket": "REL-7"}},  # vars the prompt does not use are kept
-            "metrics": [judge("rubric-1", "Identifies the most important change"),
-                        judge("rubric-2", "Avoids unsupported details"),
-                        judge("rubric-3", "Matches the reference answer: concise release-note summary"),
-                        {"metricName": "AgentGoalAccuracyWithReference"}],
+            "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}],
         }]},
         {"name": "roadmap", "steps": [{
             "input": "Summarize the next roadmap phase for executives.",
-            "metrics": [judge("rubric-1", "Avoids unsupported details"),
-                        judge("rubric-2", "Matches the reference answer: {{ expected_output }}")],
+            "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}],
         }]},
     ]
     assert warnings_of(result) == [
@@ -149,6 +144,7 @@ def test_promptfoo_style_suite_renders_prompts_with_vars() -> None:
                                                           "and concurrency are AgentV run controls"),
         (PROMPTFOO, *pos(PROMPTFOO, "scenarios:"), '"scenarios" is not carried over: Promptfoo-style scenario '
                                                    "matrices are not supported; list the tests instead"),
+        (PROMPTFOO, 21, 5, dropped_message("AspectCritic", 2)),
         (PROMPTFOO, *pos(PROMPTFOO, "type: equals"), 'equals assertion "{{ missing_var }}" is not carried over: '
                                                        "ExactMatch compares with reference.response, which already "
                                                        "holds the expected output"),
@@ -176,12 +172,12 @@ def test_jsonl_case_file() -> None:
     result = run("agentv", file)
     assert scenarios(result) == [
         {"name": "greet", "steps": [{"input": "Hello!", "reference": {"response": "Hi! How can I help?"},
-                                     "metrics": [judge("criteria", "Greets the user"),
-                                                 {"metricName": "AgentGoalAccuracyWithReference"}]}]},
+                                     "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}]},
         {"name": "smalltalk", "steps": [{"input": "Bye!", "customValues": {"id": "bye"},
                                          "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]}]},
     ]
-    assert warnings_of(result) == [(file, *pos(file, '"unknown_field"'),
+    assert warnings_of(result) == [(file, 1, 48, dropped_message("AspectCritic", 1)),
+                                   (file, *pos(file, '"unknown_field"'),
                                     'unknown test field "unknown_field" is not carried over')]
 
 
@@ -235,8 +231,7 @@ def test_tests_from_a_referenced_case_file(tmp_path: Path) -> None:
     (tmp_path / "EVAL.yaml").write_text("assert:\n  - Is friendly\ntests: file://cases.yaml\n", encoding="utf-8")
     result = run("agentv", str(tmp_path))
     assert steps(result) == [{"input": "Hi", "reference": {"response": "Hello"},
-                              "metrics": [judge("rubric-1", "Is friendly"),
-                                          {"metricName": "AgentGoalAccuracyWithReference"}]}]
+                              "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}]
 
 
 def test_a_test_that_does_not_continue_its_conversation(tmp_path: Path) -> None:

@@ -30,6 +30,9 @@ def test_yaml_on_stdout_warnings_and_summary_on_stderr() -> None:
     assert result.stdout.startswith(SCHEMA_COMMENT)
     assert yaml.safe_load(result.stdout) == library("orloj", TRIAGE)
     assert result.stderr.splitlines() == [
+        "orloj/triage-dataset.yaml:9:7: warning: AspectCritic is not carried over (2 steps, the first here): "
+        "agentic-layer-testbench 0.10.0 cannot score it (kubectl testbench explain metrics says why and lists those "
+        "that do) (spec.samples[0])",
         "orloj/triage-dataset.yaml:19:9: warning: expected.output_not_contains is not carried over: no RAGAS metric "
         "checks that a text is absent (spec.samples[1].expected.output_not_contains)",
         'orloj/triage-dataset.yaml:27:3: warning: EvalRun "triage-eval-llm": system is not carried over (the '
@@ -38,13 +41,13 @@ def test_yaml_on_stdout_warnings_and_summary_on_stderr() -> None:
         "ModelEndpoint, not a model: set the judge model with --judge-model (spec.scoring.model_ref)",
         'orloj/triage-dataset.yaml:32:3: warning: EvalRun "triage-eval-llm": concurrency is not carried over (not an '
         "Experiment setting) (spec.concurrency)",
-        "imported 2 scenarios (2 steps) from 1 file, 4 warnings",
+        "imported 2 scenarios (2 steps) from 1 file, 5 warnings",
     ]
 
 
 def test_json_output_and_options() -> None:
     result = cli(*BASE, "--from", "csv", "csv/v01.csv", "-o", "json", "-n", "evals", "--agent-namespace", "agents",
-                 "--judge-model", "gpt-4o-mini", "--default-threshold", "0.7", "--metric", "Faithfulness=0.8",
+                 "--judge-model", "gpt-4o-mini", "--default-threshold", "0.7", "--metric", "AnswerAccuracy=0.8",
                  "--metric", "FactualCorrectness")
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
@@ -52,7 +55,7 @@ def test_json_output_and_options() -> None:
     assert doc["spec"]["agentRef"] == {"name": "support", "namespace": "agents"}
     inline = doc["spec"]["dataset"]["inline"]
     assert (inline["llmAsAJudgeModel"], inline["defaultThreshold"]) == ("gpt-4o-mini", 0.7)
-    assert inline["scenarios"][0]["steps"][0]["metrics"] == [{"metricName": "Faithfulness", "threshold": 0.8},
+    assert inline["scenarios"][0]["steps"][0]["metrics"] == [{"metricName": "AnswerAccuracy", "threshold": 0.8},
                                                              {"metricName": "FactualCorrectness"}]
 
 
@@ -75,7 +78,7 @@ def test_invalid_result_exits_1_and_writes_nothing(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "error[metadata" in result.stderr or "error[schema" in result.stderr
     assert result.stderr.rstrip().endswith("error: the imported Experiment is invalid; nothing was written "
-                                           "(2 scenarios (2 steps) from 1 file, 4 warnings)")
+                                           "(2 scenarios (2 steps) from 1 file, 6 warnings)"), "5 + no-gateway"
     assert target.read_text(encoding="utf-8") == "old content\n"
     assert not dataset.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.yaml"]
@@ -89,8 +92,8 @@ def test_dataset_out_with_s3(tmp_path: Path) -> None:
     assert dataset.read_text(encoding="utf-8") == experiment_json(inline) + "\n"
     doc = yaml.safe_load(result.stdout)
     assert doc["spec"]["dataset"] == {"s3": {"bucket": "datasets", "key": "triage.json"}}
-    assert json.loads(dataset.read_text(encoding="utf-8"))["scenarios"][0]["steps"][0]["metrics"][1] == \
-        {"metric_name": "StringPresence"}
+    assert json.loads(dataset.read_text(encoding="utf-8"))["scenarios"][0]["steps"][0]["metrics"] == \
+        [{"metric_name": "StringPresence"}]
 
 
 def test_dataset_out_with_s3_key_or_url(tmp_path: Path) -> None:
@@ -120,12 +123,25 @@ def test_a_dataset_too_large_for_a_configmap_needs_dataset_out(tmp_path: Path) -
     assert len(json.loads(out.read_text(encoding="utf-8"))["scenarios"]) == 600
 
 
+def test_no_gateway_is_reported_only_where_the_file_lands_without_one(tmp_path: Path) -> None:
+    """On stdout the destination is unknown (validate/render check it there); next to a testbench-defaults.yaml
+    that names a gateway the file is fine."""
+    assert "semantic/no-gateway" not in cli(*BASE, "--from", "orloj", TRIAGE).stderr
+    bare = cli(*BASE, "--from", "orloj", TRIAGE, "--output-file", str(tmp_path / "bare.yaml"))
+    assert "warning[semantic/no-gateway]" in bare.stderr
+    (tmp_path / "team").mkdir()
+    (tmp_path / "team" / "testbench-defaults.yaml").write_text(
+        "apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: RenderDefaults\nspec:\n  aiGateway: {name: gw}\n")
+    covered = cli(*BASE, "--from", "orloj", TRIAGE, "--output-file", str(tmp_path / "team" / "exp.yaml"))
+    assert covered.exit_code == 0 and "semantic/no-gateway" not in covered.stderr
+
+
 def test_strict_turns_warnings_into_failures(tmp_path: Path) -> None:
     target = tmp_path / "out.yaml"
     result = cli(*BASE, "--from", "orloj", TRIAGE, "--strict", "--output-file", str(target))
     assert result.exit_code == 1
     assert result.stderr.rstrip().endswith("error: --strict: warnings count as failures; nothing was written "
-                                           "(2 scenarios (2 steps) from 1 file, 4 warnings)")
+                                           "(2 scenarios (2 steps) from 1 file, 6 warnings)"), "5 + no-gateway"
     assert not target.exists()
     result = cli(*BASE, "--from", "json", "json/split.json", "--strict")  # nothing to report
     assert result.exit_code == 0, result.stderr
@@ -139,7 +155,8 @@ def test_strict_turns_warnings_into_failures(tmp_path: Path) -> None:
      "--dataset-url and --s3-bucket/--s3-key are alternatives"),
     (("--dataset-out", "x.json", "--s3-bucket", "b", "--output-file", "x.json"),
      "--dataset-out and --output-file name the same file"),
-    (("--metric", "Nope"), '--metric "Nope" is not a RAGAS metric'),
+    (("--metric", "Nope"), '--metric "Nope" cannot be used: agentic-layer-testbench 0.10.0 has no metric of that '
+                           "name"),
 ])
 def test_usage_errors_exit_2(args: tuple[str, ...], message: str) -> None:
     result = cli(*BASE, "--from", "orloj", TRIAGE, *args)

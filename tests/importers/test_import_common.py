@@ -104,7 +104,10 @@ def test_default_metrics_follow_the_reference_data() -> None:
     assert [m.name for m in default_metrics(step)] == ["AgentGoalAccuracyWithoutReference"]
     step.response, step.tool_calls, step.contexts, step.topics = "a", [{"name": "t", "args": {}}], ["c"], ["x"]
     assert [m.name for m in default_metrics(step)] == ["AgentGoalAccuracyWithReference", "ToolCallAccuracy",
-                                                       "Faithfulness", "TopicAdherence"]
+                                                       "TopicAdherence"]
+    step.response, step.tool_calls, step.topics = None, None, None
+    assert [m.name for m in default_metrics(step)] == ["AgentGoalAccuracyWithoutReference"], (
+        "contexts alone: no metric that reads them scores with the phase package")
     for metric in default_metrics(step):
         assert metric.name in NEEDS
 
@@ -126,8 +129,8 @@ def test_external_experiment_replaces_the_dataset_only() -> None:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("Faithfulness", MetricSpec("Faithfulness")),
-    ("AnswerRelevancy=0.7", MetricSpec("AnswerRelevancy", 0.7)),
+    ("AnswerAccuracy", MetricSpec("AnswerAccuracy")),
+    ("FactualCorrectness=0.7", MetricSpec("FactualCorrectness", 0.7)),
     (" ToolCallAccuracy = 1 ", MetricSpec("ToolCallAccuracy", 1.0)),
 ])
 def test_parse_metric_option(text: str, expected: MetricSpec) -> None:
@@ -136,9 +139,14 @@ def test_parse_metric_option(text: str, expected: MetricSpec) -> None:
 
 @pytest.mark.parametrize(("text", "message"), [
     ("", "give a RAGAS metric class name"),
-    ("faithfulness", '"faithfulness" is not a RAGAS metric'),
-    ("Faithfulness=high", "the threshold must be a number between 0 and 1"),
-    ("Faithfulness=1.5", "the threshold must be between 0 and 1"),
+    ("answeraccuracy", '"answeraccuracy" cannot be used: agentic-layer-testbench 0.10.0 has no metric of that name'),
+    ("Faithfulness", '"Faithfulness" cannot be used: it never scores with agentic-layer-testbench 0.10.0: its '
+                     "score needs retrieved_contexts"),
+    ("AnswerRelevancy", "cannot build it.*embeddings"),
+    ("AspectCritic", "has no metric of that name"),
+    ("ResponseRelevancy", "old name of AnswerRelevancy"),
+    ("AnswerAccuracy=high", "the threshold must be a number between 0 and 1"),
+    ("AnswerAccuracy=1.5", "the threshold must be between 0 and 1"),
 ])
 def test_parse_metric_option_rejects(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):

@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from importer_helpers import judge, pos, run, scenarios, warnings_of
+from importer_helpers import pos, run, scenarios, warnings_of
 
 from kubectl_testbench.integrations.importers import ImportInputError, ImportOptions, import_dataset
+from kubectl_testbench.integrations.importers.common import dropped_message
 
 TRIAGE = "orloj/triage-dataset.yaml"
 VARIANTS = "orloj/variants.yaml"
 RUN_DOCS = "orloj/run-docs.yaml"
-GUIDE_RUBRIC = "Rate accuracy and helpfulness of the triage classification (0-1)."
 
 
 def test_guide_dataset_with_its_eval_run() -> None:
@@ -23,13 +23,14 @@ def test_guide_dataset_with_its_eval_run() -> None:
         {"name": "billing-question", "steps": [{
             "input": "I was charged twice for my subscription last month",
             "reference": {"response": "billing"},
-            "metrics": [judge("rubric", GUIDE_RUBRIC), {"metricName": "StringPresence"}]}]},
+            "metrics": [{"metricName": "StringPresence"}]}]},  # the rubric's AspectCritic is left out
         {"name": "password-reset", "steps": [{
             "input": "I can't log in, I forgot my password",
             "reference": {"response": "password"},
-            "metrics": [judge("rubric", GUIDE_RUBRIC), {"metricName": "StringPresence"}]}]},
+            "metrics": [{"metricName": "StringPresence"}]}]},
     ]
     assert warnings_of(result) == [
+        (TRIAGE, 9, 7, dropped_message("AspectCritic", 2)),
         (TRIAGE, *pos(TRIAGE, "output_not_contains"), "expected.output_not_contains is not carried over: no RAGAS "
                                                       "metric checks that a text is absent"),
         (TRIAGE, *pos(TRIAGE, "system:"), 'EvalRun "triage-eval-llm": system is not carried over (the Experiment '
@@ -58,8 +59,7 @@ def test_field_name_variants() -> None:
         {"name": "policy-question", "steps": [{
             "input": "What is the refund window?",
             "reference": {"response": "Refunds are accepted within 30 days."},
-            "metrics": [judge("rubric", "Answers with the correct refund window."),
-                        {"metricName": "AgentGoalAccuracyWithReference"}]}]},
+            "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}]},  # the rubric is left out
         {"name": "manual-review", "steps": [{
             "input": "Write a friendly apology.", "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]}]},
         {"name": "custom-tool", "steps": [{
@@ -74,6 +74,7 @@ def test_field_name_variants() -> None:
         (VARIANTS, *pos(VARIANTS, "contains: refund"), 'expected.contains "refund" is not carried over: StringPresence '
                                                        "compares with reference.response, which already holds another "
                                                        "expected value"),
+        (VARIANTS, 21, 7, dropped_message("AspectCritic", 1)),
         (VARIANTS, *pos(VARIANTS, "greaterThan"), "expected.greaterThan is not carried over: no RAGAS metric compares "
                                                   "numbers"),
         (VARIANTS, *pos(VARIANTS, "modelRef"), 'sample "policy-question": modelRef "judge" names an Orloj '
@@ -92,7 +93,7 @@ def test_eval_run_in_the_docs_spelling_scores_a_dataset_from_another_file() -> N
     result = run("orloj", TRIAGE, RUN_DOCS)
     first = scenarios(result)[0]["steps"][0]
     # the first EvalRun (code spelling dataset_ref) wins; the second (docs spelling dataset) is reported
-    assert first["metrics"][0] == judge("rubric", GUIDE_RUBRIC)
+    assert first["metrics"] == [{"metricName": "StringPresence"}]
     assert (RUN_DOCS, *pos(RUN_DOCS, "scoring:"), 'EvalRun "triage-gpt4o" also scores dataset "triage-golden": the '
                                                   'scoring of EvalRun "triage-eval-llm" is kept') in warnings_of(result)
     assert (RUN_DOCS, *pos(RUN_DOCS, "agent_overrides", after="spec:"),
@@ -102,8 +103,8 @@ def test_eval_run_in_the_docs_spelling_scores_a_dataset_from_another_file() -> N
 
 def test_the_first_eval_run_given_scores_the_dataset() -> None:
     result = run("orloj", RUN_DOCS, TRIAGE)  # now the docs-spelled EvalRun comes first
-    assert scenarios(result)[0]["steps"][0]["metrics"][0] == judge("rubric", "Rate the accuracy of the triage "
-                                                                             "response.")
+    assert (TRIAGE, *pos(TRIAGE, "scoring:"), 'EvalRun "triage-eval-llm" also scores dataset "triage-golden": the '
+                                              'scoring of EvalRun "triage-gpt4o" is kept') in warnings_of(result)
 
 
 def test_eval_run_for_an_absent_dataset_is_reported(tmp_path: Path) -> None:

@@ -22,19 +22,19 @@ def test_csv_one_scenario_per_row() -> None:
             "reference": {"response": "Paris is the capital of France.",
                           "retrievedContexts": ["Paris is the capital and largest city of France."]},  # JSON list
             "customValues": {"category": "geography"},
-            "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}, {"metricName": "Faithfulness"}]}]},
+            "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}]},
         {"name": "single-2", "steps": [{
             "input": "Summarize the refund policy.",
             "reference": {"response": "Refunds within 30 days.\nReceipt required.",  # a quoted newline
                           # a Python list literal, as pandas writes list cells
                           "retrievedContexts": ["Refunds are accepted within 30 days.", "A receipt is required."]},
             "customValues": {"category": "policy"},
-            "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}, {"metricName": "Faithfulness"}]}]},
+            "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}]},
         {"name": "single-4", "steps": [{
             "input": "Who wrote Faust?",
             "reference": {"retrievedContexts": ["Goethe wrote Faust in two parts."]},  # plain text: one context
             "customValues": {"category": "literature"},
-            "metrics": [{"metricName": "Faithfulness"}]}]},
+            "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]}]},
     ]
     assert warnings_of(result) == [
         (SINGLE, 1, 4, 'column "category" is kept in customValues; no metric reads it'),
@@ -76,7 +76,7 @@ def test_csv_semicolons_and_ragas_v01_column_names() -> None:
     assert scenarios(result) == [{"name": "v01-1", "steps": [{
         "input": "How tall is the Eiffel Tower?",
         "reference": {"response": "About 330 metres.", "retrievedContexts": ["The Eiffel Tower is 330 m tall."]},
-        "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}, {"metricName": "Faithfulness"}]}]}]
+        "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}]}]
     assert warnings_of(result) == [("csv/v01.csv", 1, 4, 'column "answer" is not carried over: the agent\'s answer is '
                                                          "produced at run time, a recorded one is not a reference "
                                                          "(RAGAS v0.1 'answer' is the system's response; the expected "
@@ -110,22 +110,22 @@ def test_json_records_jsonl_and_pandas_layouts() -> None:
                                  "reference": {"response": "Retrieval-augmented generation.",
                                                "retrievedContexts": ["RAG combines retrieval with generation.",
                                                                      "It grounds answers in documents."]},
-                                 "metrics": [{"metricName": "AgentGoalAccuracyWithReference"},
-                                             {"metricName": "Faithfulness"}]}]
-    # metrics named by the row; RougeScore lacks a reference here, which is reported at the row
+                                 "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}]
+    # metrics named by the row; AnswerAccuracy lacks a reference here, which is reported at the row
     assert steps(result, 1) == [{"input": "Define ROUGE.", "reference": {"topics": ["metrics"]},
                                  "customValues": {"difficulty": "easy"},
-                                 "metrics": [{"metricName": "RougeScore", "threshold": 0.4}]}]
+                                 "metrics": [{"metricName": "AnswerAccuracy", "threshold": 0.4}]}]
     assert [(s["input"], s.get("reference")) for s in steps(result, 2)] == [
         ("Hi!", None), ("How are you?", {"response": "Fine, thanks."})]
     assert [s["steps"][0]["reference"]["response"] for s in scenarios(result)[3:]] == [
         "First answer.", "Second answer.", "Split answer."]
     assert warnings_of(result) == [
         (records, *pos(records, "{", after="[\n", occurrence=2),
-         "RougeScore needs reference.response, which this step does not have"),
-        (records, *pos(records, '["RougeScore=0.4"'), 'metric not carried over: "NoSuchMetric" is not a RAGAS metric '
-                                                     "known to the evaluate phase (see kubectl testbench explain "
-                                                     "metrics)"),
+         "AnswerAccuracy needs reference.response, which this step does not have"),
+        (records, *pos(records, '["AnswerAccuracy=0.4"'), 'metric not carried over: "NoSuchMetric" cannot be used: '
+                                                          "agentic-layer-testbench 0.10.0 has no metric of that name "
+                                                          "in ragas.metrics.collections (kubectl testbench explain "
+                                                          "metrics lists those that score)"),
         (records, *pos(records, '"difficulty"'), 'column "difficulty" is kept in customValues; no metric reads it'),
     ]
 
@@ -162,7 +162,7 @@ def test_parquet_rows_with_list_columns(tmp_path: Path) -> None:
             {"input": "And the second?",
              "reference": {"response": "Second answer.", "retrievedContexts": ["ctx a", "ctx b"]},
              "customValues": {"score": 0.5},
-             "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}, {"metricName": "Faithfulness"}]}]},
+             "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}]},
         {"name": "rows-3", "steps": [{"input": "Standalone question", "customValues": {"score": 1.0},
                                       "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]}]},
     ]

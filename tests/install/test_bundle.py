@@ -15,7 +15,8 @@ from kubectl_testbench.emit.yamlout import dump
 from kubectl_testbench.install import bundle, operator
 from kubectl_testbench.install.bundle import InstallError, Options
 
-CONTROLLER_KINDS = {"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Deployment"}
+CONTROLLER_KINDS = {"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Service",
+                    "Deployment"}
 
 
 def _kinds(objs: list[dict[str, Any]]) -> list[str]:
@@ -32,7 +33,7 @@ def test_operator_mode_has_crd_templates_dashboard_and_controller() -> None:
     objs = bundle.objects(Options())
     kinds = _kinds(objs)
     assert kinds.count("CustomResourceDefinition") == 1
-    assert kinds.count("TestWorkflowTemplate") == len(layout.PHASE_TEMPLATES) == 6
+    assert kinds.count("TestWorkflowTemplate") == len(layout.PHASE_TEMPLATES) == 5
     assert _find(objs, "ConfigMap", "grafana-testkube-dashboard")["metadata"]["namespace"] == "monitoring"
     deployment = _find(objs, "Deployment", "operator-controller-manager")
     assert deployment["metadata"]["namespace"] == "testbench-operator-system"
@@ -45,7 +46,7 @@ def test_gitops_mode_has_no_controller_rbac_or_operator_namespace() -> None:
     objs = bundle.objects(Options(mode="gitops"))
     assert not set(_kinds(objs)) & CONTROLLER_KINDS
     assert "Namespace" not in _kinds(objs)
-    assert _kinds(objs).count("TestWorkflowTemplate") == 6
+    assert _kinds(objs).count("TestWorkflowTemplate") == 5
     assert "testbench-operator-system" not in json.dumps(objs)
 
 
@@ -114,7 +115,9 @@ def test_namespace_flags() -> None:
     assert {o["metadata"]["namespace"] for o in objs if o["kind"] == "TestWorkflowTemplate"} == {"qa-testkube"}
     assert _find(objs, "ConfigMap")["metadata"]["namespace"] == "grafana"
     assert _find(objs, "Namespace")["metadata"]["name"] == "tb-system"
-    for binding in (_find(objs, "ClusterRoleBinding"), _find(objs, "RoleBinding")):
+    bindings = [o for o in objs if o["kind"] in ("ClusterRoleBinding", "RoleBinding")]
+    assert len(bindings) == 3
+    for binding in bindings:
         assert binding["subjects"] == [{"kind": "ServiceAccount", "name": operator.SERVICE_ACCOUNT,
                                         "namespace": "tb-system"}]
 
@@ -236,3 +239,38 @@ def test_directory_files_number_the_objects_and_list_them_in_a_kustomization() -
     assert parsed == bundle.objects(Options())
     as_json = bundle.directory_files(Options(), "json")
     assert all(n.endswith(".json") for n in as_json if n != "kustomization.yaml")
+
+
+def test_experiment_roles_are_not_aggregated_into_the_built_in_roles() -> None:
+    """An Experiment's spec.env secretKeyRef resolves in the Testkube namespace: aggregating into edit/admin/view
+    would let every namespace editor read Secrets there (docs/security.md). Upstream does not aggregate."""
+    objs = bundle.objects(Options())
+    for name in ("operator-experiment-editor-role", "operator-experiment-viewer-role"):
+        labels = _find(objs, "ClusterRole", name)["metadata"]["labels"]
+        assert not [k for k in labels if k.startswith("rbac.authorization.k8s.io/aggregate-to-")], name
+    assert "aggregate-to-" not in bundle.yaml_text(Options())
+
+
+def test_operator_mode_serves_the_controllers_metrics_like_the_upstream_bundle() -> None:
+    objs = bundle.objects(Options())
+    service = _find(objs, "Service", "operator-controller-manager-metrics-service")
+    assert service["metadata"]["namespace"] == "testbench-operator-system"
+    assert service["spec"] == {"ports": [{"name": "https", "port": 8443, "protocol": "TCP", "targetPort": 8443}],
+                               "selector": {"control-plane": "controller-manager"}}
+    deployment = _find(objs, "Deployment", "operator-controller-manager")
+    pod_labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert service["spec"]["selector"].items() <= pod_labels.items(), "the Service reaches the controller Pod"
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    assert container["args"][0] == "--metrics-bind-address=:8443"
+    assert {"name": "https", "containerPort": 8443, "protocol": "TCP"} in container["ports"]
+    auth = _find(objs, "ClusterRole", "operator-metrics-auth-role")
+    assert auth["rules"] == [
+        {"apiGroups": ["authentication.k8s.io"], "resources": ["tokenreviews"], "verbs": ["create"]},
+        {"apiGroups": ["authorization.k8s.io"], "resources": ["subjectaccessreviews"], "verbs": ["create"]}]
+    binding = _find(objs, "ClusterRoleBinding", "operator-metrics-auth-rolebinding")
+    assert binding["roleRef"]["name"] == "operator-metrics-auth-role"
+    assert binding["subjects"] == [{"kind": "ServiceAccount", "name": "operator-controller-manager",
+                                    "namespace": "testbench-operator-system"}]
+    reader = _find(objs, "ClusterRole", "operator-metrics-reader")
+    assert reader["rules"] == [{"nonResourceURLs": ["/metrics"], "verbs": ["get"]}]
+    assert "Service" not in _kinds(bundle.objects(Options(mode="gitops")))

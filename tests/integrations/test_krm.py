@@ -31,7 +31,7 @@ EXPERIMENT: dict[str, Any] = {
     "metadata": {"name": "docs-rag", "namespace": "knowledge",
                  "annotations": {PATH_KEY: "exps/docs.yaml", INDEX_KEY: "0", "config.kubernetes.io/index": "0",
                                  "config.k8s.io/id": "2"}},
-    "spec": {"agentRef": {"name": "docs-agent"},
+    "spec": {"agentRef": {"name": "docs-agent"}, "aiGatewayRef": {"name": "ai-gateway", "namespace": "ai-gateway"},
              "dataset": {"inline": {"llmAsAJudgeModel": "gpt-4o-mini", "scenarios": [
                  {"name": "s1", "steps": [{"input": "Where is ${HOME}?",
                                            "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]}]}]}}},
@@ -143,7 +143,7 @@ def test_an_invalid_experiment_is_kept_and_reported_with_its_field_and_file() ->
 
 def test_strict_turns_warnings_into_errors() -> None:
     warned = copy.deepcopy(EXPERIMENT)
-    warned["spec"]["dataset"]["inline"]["scenarios"][0]["steps"][0]["metrics"][0]["metricName"] = "MadeUpMetric"
+    warned["spec"]["trigger"] = {"concurrencyPolicy": "Forbid"}  # semantic/trigger-inactive, a warning
     code, out, _ = run_krm(resource_list(warned))
     assert code == 0 and [r["severity"] for r in out["results"]] == ["warning", "info"]
     code, out, _ = run_krm(resource_list(warned, data={"strict": "true"}))
@@ -221,6 +221,42 @@ def test_input_that_is_not_yaml_exits_2() -> None:
     proc = run_process("krm", input=b"items: [\n")
     assert proc.returncode == 2 and proc.stdout == b""
     assert proc.stderr.decode().startswith("error: stdin is not YAML")
+
+
+def test_a_function_config_of_another_kind_is_an_error_result() -> None:
+    text = yaml.safe_dump({"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": [EXPERIMENT],
+                           "functionConfig": {"apiVersion": "apps/v1", "kind": "Deployment",
+                                              "metadata": {"name": "oops"}, "data": {"mode": "validate"}}},
+                          sort_keys=False)
+    code, out, err = run_krm(text)
+    assert code == 1
+    (error,) = [r for r in out["results"] if r["severity"] == "error"]
+    assert error["message"] == ("functionConfig Deployment (apps/v1) is not one this function reads: use a ConfigMap "
+                                "(v1) or RenderExperiments (fn.testbench.agentic-layer.ai/v1alpha1) with data, or a "
+                                "RenderDefaults (testbench.agentic-layer.ai/v1alpha1)")
+    assert error["resourceRef"] == {"apiVersion": "apps/v1", "kind": "Deployment", "name": "oops"}
+    assert "error[krm/config] Deployment oops" in err
+
+
+@pytest.mark.parametrize(("stdin", "items", "message"), [
+    (b"", [], "stdin is empty: expected a ResourceList (config.kubernetes.io/v1) with items"),
+    (yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [EXPERIMENT]}).encode(), [EXPERIMENT],
+     "stdin is a v1 List, not a ResourceList (config.kubernetes.io/v1): nothing was rendered; wrap the items in a "
+     "ResourceList, or run kubectl testbench render for plain manifests"),
+    (yaml.safe_dump_all([NAMESPACE, EXPERIMENT]).encode(), [NAMESPACE, EXPERIMENT],
+     "stdin is a stream of resources, not a ResourceList (config.kubernetes.io/v1): nothing was rendered; as a "
+     "kustomize exec plugin the config file must be given as the argument"),
+])
+def test_input_that_is_not_a_resource_list_gets_an_error_result(stdin: bytes, items: list[Any],
+                                                                message: str) -> None:
+    """KRM Functions Specification v1: one ResourceList in, one out; failures as results and a non-zero exit."""
+    proc = run_process("krm", input=stdin)
+    assert proc.returncode == 1
+    out = yaml.safe_load(proc.stdout)
+    assert out["apiVersion"] == "config.kubernetes.io/v1" and out["kind"] == "ResourceList"
+    assert out["items"] == items  # untouched, not rendered
+    assert out["results"] == [{"message": message, "severity": "error", "tags": {"rule": "krm/input"}}]
+    assert proc.stderr.decode() == f"error[krm/input] {message}\n"
 
 
 def test_exec_plugin_protocol_reads_a_stream_and_the_config_file(tmp_path: Path) -> None:
@@ -361,9 +397,72 @@ def test_kpt_shows_error_results_and_fails(tmp_path: Path) -> None:
     assert (package / "weather.yaml").read_text() == text.replace("defaultThreshold: 0.9", "defaultThreshold: 1.5")
 
 
+NAMESPACE_FILE = """\
+# the team's namespace: kept exactly as written
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: knowledge # inline comment
+  labels: {team: "rag", tier: 'one'}
+  annotations:
+    created: 2024-01-01
+    flag: on
+"""
+STACK_FILE = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  "quoted key": 'single'
+  list: "[1, 2]"
+---
+# second document
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: agent}
+"""
+
+
+def test_kpt_validate_mode_leaves_every_input_file_byte_identical(tmp_path: Path) -> None:
+    """kpt writes the function's items back to the package: validate mode must not change a byte."""
+    binary = _kpt()
+    env = env_with_path(console_script(tmp_path / "bin"))
+    package = tmp_path / "package"
+    shutil.copytree(EXAMPLES / "experiments", package)
+    (package / ".testbench.yaml").unlink()
+    (package / "namespace.yaml").write_text(NAMESPACE_FILE)
+    (package / "stack.yaml").write_text(STACK_FILE)
+    before = {p.name: p.read_bytes() for p in package.iterdir()}
+    proc = subprocess.run([binary, "fn", "eval", str(package), "--exec", str(KRM / "exec" / "kubectl-testbench-krm"),
+                           "--", "mode=validate"], capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "[info]: validated 4 of 4 Experiments" in proc.stderr
+    after = {p.name: p.read_bytes() for p in package.iterdir()}
+    assert after.keys() == before.keys()
+    changed = [name for name in before if after[name] != before[name]]
+    assert changed == [], f"kpt rewrote {changed}: {after[changed[0]].decode()[:400] if changed else ''}"
+
+
+def test_untouched_items_keep_comments_and_styles_in_the_output_list() -> None:
+    text = ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+            + "".join("- " + line if i == 0 else "  " + line
+                      for i, line in enumerate(NAMESPACE_FILE.splitlines(keepends=True)))
+            + "functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cfg}\n"
+              "  data: {mode: validate}\n")
+    proc = run_process("krm", input=text.encode())
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.decode()
+    for fragment in ("name: knowledge # inline comment", "labels: {team: \"rag\", tier: 'one'}",
+                     "created: 2024-01-01", "flag: on"):
+        assert fragment in out
+    assert yaml.safe_load(out)["items"] == [yaml.safe_load(NAMESPACE_FILE)]
+
+
 def test_examples_kustomization_lists_every_experiment() -> None:
     listed = yaml.safe_load((EXAMPLES / "experiments" / "kustomization.yaml").read_text())["resources"]
-    present = sorted(p.name for p in (EXAMPLES / "experiments").glob("*.yaml") if p.name != "kustomization.yaml")
+    present = sorted(p.name for p in (EXAMPLES / "experiments").glob("*.yaml")
+                     if p.name != "kustomization.yaml" and not p.name.startswith("."))
     assert listed == present, "list every file of examples/experiments in its kustomization.yaml (KRM examples)"
 
 

@@ -1,26 +1,15 @@
-"""The pre-commit hooks, installed and run by pre-commit itself (``pre-commit try-repo`` on this checkout).
-
-pre-commit builds a virtualenv and pip-installs this repository into it (from PyPI for the dependencies),
-exactly as a user's ``pre-commit install`` would. When that environment cannot be built (no network,
-no pip), the test is skipped with pre-commit's own error.
-"""
+"""The pre-commit hooks, installed and run by pre-commit itself on this checkout (tests/integrations/precommit.py
+builds the hook repository and the user's repository; the fix hook has its own file)."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
 import yaml
 
-from tests.conftest import EXAMPLES, ROOT, run_cli
-
-HOOKS = ROOT / ".pre-commit-hooks.yaml"
-HELM_TEMPLATE = "{{- if .Values.enabled }}\napiVersion: apps/v1\nkind: Deployment\n{{- end }}\n"
+from tests.conftest import EXAMPLES, run_cli, run_process
+from tests.integrations.precommit import HELM_TEMPLATE, HOOKS, HooksRepo, commit, git, run_hook, work_repo
 
 
 def test_hooks_file_declares_both_hooks_as_python_hooks() -> None:
@@ -31,7 +20,8 @@ def test_hooks_file_declares_both_hooks_as_python_hooks() -> None:
     assert validate["language"] == check["language"] == "python"
     assert validate["types_or"] == ["yaml", "json"] and validate.get("pass_filenames", True) is True
     assert re.search(validate["files"], "a/b.yml") and not re.search(validate["files"], "a/b.md")
-    assert check["entry"] == "kubectl-testbench render --check" and check["pass_filenames"] is False
+    assert check["entry"] == "kubectl-testbench render --check --only-testbench-files"
+    assert check["pass_filenames"] is False and check["always_run"] is True  # deletions must run it too
     assert check["args"][:2] == ["--output-dir", "rendered/"]
 
 
@@ -50,71 +40,87 @@ def test_only_testbench_files_skips_foreign_yaml_without_reading_it(tmp_path: Pa
     assert run_cli("validate", "--only-testbench-files", str(utf16)).exit_code == 1
 
 
-def _pre_commit() -> list[str]:
-    try:
-        import pre_commit  # noqa: F401
-    except ImportError:
-        pytest.skip("pre-commit is not installed (pip install '.[test]')")
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed")
-    return [sys.executable, "-m", "pre_commit"]
+VALID = (EXAMPLES / "experiments" / "weather-inline.yaml").read_text()
+HELM_EXPERIMENT = VALID.replace("name: weather-agent-smoke", "name: {{ .Release.Name }}-smoke").replace(
+    "namespace: testkube", "namespace: {{ .Release.Namespace }}")
+FOREIGN = {
+    "mkdocs.yml": "site_name: docs\nmarkdown_extensions:\n  - pymdownx.emoji:\n"
+                  "      emoji_index: !!python/name:material.extensions.emoji.twemoji\n",
+    "broken.yaml": "key: [unclosed\n",
+    "chart/templates/deployment.yaml": HELM_TEMPLATE,
+    "chart/templates/experiment.yaml": HELM_EXPERIMENT,
+    "chart/Chart.yaml": "apiVersion: v2\nname: agents\nversion: 0.1.0\n",
+}
 
 
-def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
-
-
-def test_pre_commit_try_repo_runs_both_hooks(tmp_path: Path) -> None:
-    pre_commit = _pre_commit()
-    work = tmp_path / "work"
-    work.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_", "VIRTUAL_ENV"))}
-    env.update(PRE_COMMIT_HOME=str(tmp_path / "cache"), GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com", PRE_COMMIT_COLOR="never")
-    _git(work, "init", "-q")
-    valid = (EXAMPLES / "experiments" / "weather-inline.yaml").read_text()
-    (work / "experiments").mkdir()
-    (work / "experiments" / "valid.yaml").write_text(valid)
-    (work / "experiments" / "invalid.yaml").write_text(
-        valid.replace("weather-agent-smoke", "weather-agent-broken").replace("defaultThreshold: 0.9",
-                                                                             "defaultThreshold: 1.5"))
-    (work / "chart" / "templates").mkdir(parents=True)
-    (work / "chart" / "templates" / "deployment.yaml").write_text(HELM_TEMPLATE)
-    _git(work, "add", "-A")
-
-    def try_repo(hook: str, *args: str) -> subprocess.CompletedProcess[str]:
-        proc = subprocess.run([*pre_commit, "try-repo", str(ROOT), hook, "--color", "never", *args], cwd=work,
-                              env=env, capture_output=True, text=True, timeout=900, check=False)
-        output = proc.stdout + proc.stderr
-        if "An unexpected error has occurred" in output and "Installing environment" in output:
-            log = tmp_path / "cache" / "pre-commit.log"
-            detail = log.read_text()[-1500:] if log.exists() else output[-1500:]
-            pytest.skip(f"pre-commit could not build the hook environment (offline?): {detail}")
-        return proc
-
-    passed = try_repo("testbench-validate", "--files", "experiments/valid.yaml", "chart/templates/deployment.yaml")
-    assert passed.returncode == 0, passed.stdout + passed.stderr
+def test_validate_hook_passes_foreign_yaml_and_notes_helm_templates_of_experiments(
+        tmp_path: Path, hooks_repo: HooksRepo) -> None:
+    work = work_repo(tmp_path, hooks_repo, [{"id": "testbench-validate"}],
+                     {"experiments/valid.yaml": VALID, **FOREIGN})
+    passed = run_hook(work, hooks_repo, "testbench-validate", "--all-files")
+    assert passed.returncode == 0, passed.stdout
     assert re.search(r"validate Testbench Experiments\.+Passed", passed.stdout)
-
-    failed = try_repo("testbench-validate", "--files", "experiments/valid.yaml", "experiments/invalid.yaml",
-                      "chart/templates/deployment.yaml")
+    (work / "experiments" / "invalid.yaml").write_text(
+        VALID.replace("weather-agent-smoke", "weather-agent-broken").replace("defaultThreshold: 0.9",
+                                                                             "defaultThreshold: 1.5"))
+    failed = run_hook(work, hooks_repo, "testbench-validate", "--all-files", "--verbose")
     assert failed.returncode == 1
-    assert re.search(r"validate Testbench Experiments\.+Failed", failed.stdout)
-    assert "- hook id: testbench-validate\n- exit code: 1" in failed.stdout
+    assert "- hook id: testbench-validate\n" in failed.stdout and "- exit code: 1\n" in failed.stdout
     assert ("experiments/invalid.yaml:24:25: error[schema/maximum] spec.dataset.inline.defaultThreshold: "
             "Invalid value: 1.5: must be less than or equal to 1") in failed.stdout
-    assert "2 files, 2 experiments: 1 valid, 1 invalid, 0 warnings" in failed.stdout
+    assert "chart/templates/experiment.yaml: info[input/template] a Go/Helm template, not YAML: skipped" \
+        in failed.stdout
+    assert "yaml/syntax" not in failed.stdout and "broken.yaml" not in failed.stdout
 
-    # render-check: the hook's default args render "." into rendered/ (the chart is removed: it is no YAML)
-    (work / "experiments" / "invalid.yaml").unlink()
-    shutil.rmtree(work / "chart")
-    _git(work, "add", "-A")
-    stale = try_repo("testbench-render-check", "--all-files")
-    assert stale.returncode == 1
-    assert re.search(r"rendered Testbench manifests are up to date\.+Failed", stale.stdout)
+
+def test_render_check_ignores_foreign_yaml_and_catches_every_kind_of_drift(
+        tmp_path: Path, hooks_repo: HooksRepo) -> None:
+    work = work_repo(tmp_path, hooks_repo, [{"id": "testbench-render-check"}],  # the hook's default args
+                     {"experiments/weather.yaml": VALID,
+                      "experiments/rag.yaml": (EXAMPLES / "experiments" / "rag-s3-nightly.yaml").read_text(),
+                      **FOREIGN})
+    stale = run_hook(work, hooks_repo, "testbench-render-check", "--all-files")
+    assert stale.returncode == 1, stale.stdout  # 1: drift, not 2: the foreign files were never read
     assert "+++ b/rendered/testworkflow_testkube_weather-agent-smoke-testkube-workflow.yaml" in stale.stdout
-    assert run_cli("render", str(work / "experiments"), "--output-dir", str(work / "rendered")).exit_code == 0
-    _git(work, "add", "-A")
-    fresh = try_repo("testbench-render-check", "--all-files")
+    assert ("error: rendered is not up to date with its sources; regenerate it with: kubectl testbench render . "
+            "--output-dir rendered/ --only-testbench-files") in stale.stdout
+    assert run_cli("render", "--only-testbench-files", str(work), "--output-dir", str(work / "rendered")
+                   ).exit_code == 0
+    commit(work, hooks_repo)
+    fresh = run_hook(work, hooks_repo, "testbench-render-check")  # nothing staged: always_run
     assert fresh.returncode == 0, fresh.stdout
     assert re.search(r"rendered Testbench manifests are up to date\.+Passed", fresh.stdout)
+
+    # deleting an Experiment leaves its rendered files behind: staged deletions alone must fail the hook
+    git(work, "rm", "-q", "experiments/rag.yaml")
+    deleted = run_hook(work, hooks_repo, "testbench-render-check")
+    assert deleted.returncode == 1, deleted.stdout
+    orphans = sorted(p.name for p in (work / "rendered").glob("*docs-rag-nightly*"))
+    assert orphans
+    for name in orphans:
+        assert f"--- a/rendered/{name}\n+++ /dev/null" in deleted.stdout
+    git(work, "checkout", "-q", "HEAD", "--", "experiments/rag.yaml")
+
+    # deleting a rendered file
+    victim = sorted(p.name for p in (work / "rendered").glob("configmap_*.yaml"))[0]
+    git(work, "rm", "-q", f"rendered/{victim}")
+    missing = run_hook(work, hooks_repo, "testbench-render-check")
+    assert missing.returncode == 1, missing.stdout
+    assert f"--- /dev/null\n+++ b/rendered/{victim}" in missing.stdout
+
+
+def test_drift_message_names_the_directory_and_a_command_that_regenerates_it(tmp_path: Path) -> None:
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "weather.yaml").write_text(VALID)
+    (tmp_path / "deploy").mkdir()
+    args = ["render", "experiments", "--output-dir", "deploy/rendered", "--testkube-namespace", "qa",
+            "--argocd-sync-waves", "--check"]
+    stale = run_process(*args, cwd=tmp_path)
+    assert stale.returncode == 1
+    err = stale.stderr.decode()
+    assert "+++ b/deploy/rendered/configmap_qa_weather-agent-smoke-testkube-experiment.yaml" in stale.stdout.decode()
+    command = ("kubectl testbench render experiments --output-dir deploy/rendered --testkube-namespace qa "
+               "--argocd-sync-waves")
+    assert err == f"error: deploy/rendered is not up to date with its sources; regenerate it with: {command}\n"
+    assert run_process(*command.split()[2:], cwd=tmp_path).returncode == 0  # the printed command works
+    assert run_process(*args, cwd=tmp_path).returncode == 0

@@ -1,21 +1,20 @@
-"""The ``testbench-fix`` pre-commit hook, installed and run by pre-commit itself (``pre-commit try-repo``).
+"""The ``testbench-fix`` pre-commit hook, installed and run by pre-commit itself (tests/integrations/precommit.py).
 
 It rewrites files with safe fixes and fails when it changed something (as formatters do); a second run passes.
-Foreign YAML is skipped unread; findings without a safe fix do not fail it (testbench-validate reports them).
+Foreign YAML is skipped unread, Go/Helm templates of Experiments with a notice; findings without a safe fix do
+not fail it (testbench-validate reports them).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from pathlib import Path
 
-import pytest
 import yaml
 
-from tests.conftest import ROOT
-from tests.integrations.test_precommit import HELM_TEMPLATE, HOOKS, _git, _pre_commit
+from tests.conftest import run_cli
+from tests.integrations.precommit import HOOKS, HooksRepo, run_hook, work_repo
+from tests.integrations.test_precommit import FOREIGN, HELM_EXPERIMENT
 from tests.validate.helpers import VALID
 
 FIXABLE = "# a comment that stays\n" + VALID + "  trigger:\n    enabled: on\n    concurrencyPolicy: allow  # case\n"
@@ -30,44 +29,39 @@ def test_fix_hook_is_declared_as_a_python_hook_that_fails_on_changes() -> None:
     assert fix.get("pass_filenames", True) is True and re.search(fix["files"], "exps/a.yaml")
 
 
-def test_pre_commit_try_repo_runs_the_fix_hook(tmp_path: Path) -> None:
-    pre_commit = _pre_commit()
-    work = tmp_path / "work"
-    work.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_", "VIRTUAL_ENV"))}
-    env.update(PRE_COMMIT_HOME=str(tmp_path / "cache"), GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com", PRE_COMMIT_COLOR="never")
-    _git(work, "init", "-q")
-    (work / "experiments").mkdir()
-    (work / "experiments" / "fixable.yaml").write_text(FIXABLE)
-    (work / "experiments" / "clean.yaml").write_text(VALID)
-    (work / "experiments" / "unfixable.yaml").write_text(UNFIXABLE)
-    (work / "chart" / "templates").mkdir(parents=True)
-    (work / "chart" / "templates" / "deployment.yaml").write_text(HELM_TEMPLATE)
-    _git(work, "add", "-A")
+def test_fix_hook_rewrites_fails_once_then_passes_and_leaves_foreign_yaml_and_templates(
+        tmp_path: Path, hooks_repo: HooksRepo) -> None:
+    files = {"experiments/fixable.yaml": FIXABLE, "experiments/clean.yaml": VALID,
+             "experiments/unfixable.yaml": UNFIXABLE, **FOREIGN}
+    work = work_repo(tmp_path, hooks_repo, [{"id": "testbench-fix"}], files)
 
-    def try_repo(*args: str) -> subprocess.CompletedProcess[str]:
-        proc = subprocess.run([*pre_commit, "try-repo", str(ROOT), "testbench-fix", "--color", "never", *args],
-                              cwd=work, env=env, capture_output=True, text=True, timeout=900, check=False)
-        output = proc.stdout + proc.stderr
-        if "An unexpected error has occurred" in output and "Installing environment" in output:
-            log = tmp_path / "cache" / "pre-commit.log"
-            detail = log.read_text()[-1500:] if log.exists() else output[-1500:]
-            pytest.skip(f"pre-commit could not build the hook environment (offline?): {detail}")
-        return proc
-
-    changed = try_repo("--all-files")
+    changed = run_hook(work, hooks_repo, "testbench-fix", "--all-files")
     assert changed.returncode == 1, changed.stdout + changed.stderr
     assert re.search(r"fix Testbench Experiments\.+Failed", changed.stdout)
     assert "- files were modified by this hook" in changed.stdout
     assert "fixed experiments/fixable.yaml: 2 fixes (schema/enum, yaml/yaml11-boolean)" in changed.stdout
+    assert "yaml/syntax" not in changed.stdout and "broken.yaml" not in changed.stdout  # --quiet: no notices
     assert (work / "experiments" / "fixable.yaml").read_text() == FIXABLE.replace("enabled: on", "enabled: true") \
         .replace("allow  # case", "Allow  # case")
-    assert (work / "experiments" / "clean.yaml").read_text() == VALID
-    assert (work / "experiments" / "unfixable.yaml").read_text() == UNFIXABLE
-    assert (work / "chart" / "templates" / "deployment.yaml").read_text() == HELM_TEMPLATE
+    for name, text in files.items():
+        if name != "experiments/fixable.yaml":
+            assert (work / name).read_text() == text, name
 
-    _git(work, "add", "-A")
-    clean = try_repo("--all-files")
+    clean = run_hook(work, hooks_repo, "testbench-fix", "--all-files")  # the Helm template of an Experiment too
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert re.search(r"fix Testbench Experiments\.+Passed", clean.stdout)
+
+
+def test_only_testbench_files_skips_templates_of_experiments_with_a_notice_and_foreign_files_unread(
+        tmp_path: Path) -> None:
+    for name, text in {"experiment.yaml": HELM_EXPERIMENT, "broken.yaml": FOREIGN["broken.yaml"],
+                       "fixable.yaml": FIXABLE}.items():
+        (tmp_path / name).write_text(text)
+    plain = run_cli("fix", "--check", str(tmp_path))
+    assert plain.exit_code == 2 and "error[yaml/syntax]" in plain.stderr
+    hook = run_cli("fix", "--only-testbench-files", "--exit-zero", str(tmp_path))
+    assert hook.exit_code == 0, hook.output
+    assert f"{tmp_path / 'experiment.yaml'}: info[input/template] a Go/Helm template, not YAML: skipped" \
+        in hook.stderr
+    assert "broken.yaml" not in hook.stderr and f"fixed {tmp_path / 'fixable.yaml'}: 2 fixes" in hook.stderr
+    assert (tmp_path / "experiment.yaml").read_text() == HELM_EXPERIMENT

@@ -74,28 +74,29 @@ def test_upstream_docs_example_renders_what_the_operator_creates() -> None:
         {"name": "run-template", "config": {"agentUrl": "http://weather-agent.sample-agents:8000",
                                             "experimentName": "example-experiment"}},
         {"name": "evaluate-template", "config": {
-            "openAiBasePath": "http://ai-gateway.ai-gateway.svc.cluster.local:80"}},
+            "openAiBasePath": "http://ai-gateway.ai-gateway.svc.cluster.local.:80", "openAiApiKey": "testbench"}},
         {"name": "publish-template", "config": {"experimentName": "example-experiment"}},
         {"name": "visualize-template", "config": {"experimentName": "example-experiment"}},
     ]
     assert "events" not in spec
 
 
-def test_s3_passes_bucket_and_key_to_setup_and_schedule_becomes_a_cronjob_event() -> None:
+def test_s3_passes_the_operators_dataset_url_to_setup_and_schedule_becomes_a_cronjob_event() -> None:
     wf = by_kind(render_experiment(experiment(FIXTURES / "s3-scheduled.yaml"), Flags()))["TestWorkflow"]
     assert wf["spec"]["use"][0] == {"name": "setup-template",
-                                    "config": {"bucket": "datasets", "key": "rag/experiment.json"}}
+                                    "config": {"datasetUrl": "s3://datasets/rag/experiment.json"}}
     assert wf["spec"]["events"] == [{"cronjob": {"cron": "30 2 * * *", "timezone": "Europe/Berlin"}}]
     assert "content" not in wf["spec"]
     evaluate = wf["spec"]["use"][2]
     assert evaluate == {"name": "evaluate-template",
-                        "config": {"openAiBasePath": "http://ai-gateway.knowledge.svc.cluster.local:80"}}
+                        "config": {"openAiBasePath": "http://ai-gateway.knowledge.svc.cluster.local.:80",
+                                   "openAiApiKey": "testbench"}}
 
 
-def test_url_uses_the_fetch_template_and_the_trigger_has_the_operator_shape() -> None:
+def test_url_passes_the_operators_dataset_url_and_the_trigger_has_the_operator_shape() -> None:
     objects = by_kind(render_experiment(experiment(FIXTURES / "url-triggered.yaml"), Flags()))
     assert objects["TestWorkflow"]["spec"]["use"][0] == {
-        "name": "fetch-template", "config": {"url": "https://datasets.example.com/research/experiment.json"}}
+        "name": "setup-template", "config": {"datasetUrl": "https://datasets.example.com/research/experiment.json"}}
     assert objects["TestWorkflow"]["spec"]["use"][2] == {"name": "evaluate-template"}
     trigger = objects["TestTrigger"]
     assert trigger["metadata"]["name"] == "research-regression-research-trigger"
@@ -156,7 +157,7 @@ def test_settings_precedence_annotation_over_flag_over_defaults_file() -> None:
     wf = by_kind(render_experiment(exp, Flags(), defaults))["TestWorkflow"]
     assert wf["metadata"]["namespace"] == "tk"
     assert wf["spec"]["use"][1]["config"]["agentUrl"] == "http://rag-agent.knowledge:9000"
-    assert wf["spec"]["use"][2]["config"]["openAiBasePath"] == "http://ai-gateway.knowledge.svc.cluster.local:4000"
+    assert wf["spec"]["use"][2]["config"]["openAiBasePath"] == "http://ai-gateway.knowledge.svc.cluster.local.:4000"
     names = [(e["name"], e.get("value")) for e in wf["spec"]["container"]["env"]]
     assert names[0] == ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel:4318")
     assert ("MINIO_ENDPOINT", "http://minio.storage:9000") in names
@@ -176,7 +177,8 @@ def test_settings_precedence_annotation_over_flag_over_defaults_file() -> None:
 def test_default_gateway_from_the_defaults_file_like_the_operators_discovery() -> None:
     exp = experiment(FIXTURES / "url-triggered.yaml")
     wf = by_kind(render_experiment(exp, Flags(), Defaults(gateway_name="gw")))["TestWorkflow"]
-    assert wf["spec"]["use"][2]["config"] == {"openAiBasePath": "http://gw.ai-gateway.svc.cluster.local:80"}
+    assert wf["spec"]["use"][2]["config"] == {"openAiBasePath": "http://gw.ai-gateway.svc.cluster.local.:80",
+                                              "openAiApiKey": "testbench"}
 
 
 def test_argocd_sync_waves_order_the_objects() -> None:
@@ -244,3 +246,34 @@ def test_floats_are_spelled_as_go_encoding_json_spells_them(value: float, go: st
     assert f'"default_threshold": {go},' in text
     assert experiment_json_size(inline) == len(text.encode())
     assert json.loads(text)["default_threshold"] == value
+
+
+def test_env_entries_carry_the_field_subset_the_operator_copies() -> None:
+    """experiment_controller.go@a8e16f1 copies name, a non-empty value, secretKeyRef/configMapKeyRef (name, key,
+    optional) and fieldRef (fieldPath only). Sources it drops are kept whole here (dropped, the variable would
+    arrive empty): the one documented deviation."""
+    exp = experiment(FIXTURES / "url-triggered.yaml")
+    exp["spec"]["env"] = [
+        {"name": "EMPTY", "value": ""},
+        {"name": "POD", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}},
+        {"name": "KEY", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k", "optional": True}}},
+        {"name": "CPU", "valueFrom": {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "1m"}}},
+    ]
+    wf = by_kind(render_experiment(exp, Flags()))["TestWorkflow"]
+    assert wf["spec"]["container"]["env"] == [
+        {"name": "EMPTY"},
+        {"name": "POD", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+        {"name": "KEY", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k", "optional": True}}},
+        {"name": "CPU", "valueFrom": {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "1m"}}},
+    ]
+
+
+def test_url_templates_keep_every_brace_they_do_not_fill() -> None:
+    """Filled without str.format, which would turn ``{{`` into ``{``: the text stays, and is escaped later."""
+    from kubectl_testbench.render.settings import fill
+
+    assert fill("http://{name}.{namespace}:{port}/{{ x }}/{other}", name="a", namespace="b", port=1) == \
+        "http://a.b:1/{{ x }}/{other}"
+    exp = experiment(FIXTURES / "url-triggered.yaml")
+    wf = by_kind(render_experiment(exp, Flags(agent_url="http://{name}.{namespace}:8000/{{ x }}")))["TestWorkflow"]
+    assert wf["spec"]["use"][1]["config"]["agentUrl"] == 'http://research-agent.agents:8000/{{"{{"}} x }}'

@@ -84,8 +84,9 @@ def test_check_reports_drift_with_a_diff_and_exit_1(tmp_path: Path) -> None:
     (out / "testworkflow_testkube_fixes-team-workflow.yaml").unlink()
     result = run_cli("render", str(FIXTURES), "--output-dir", str(out), "--check")
     assert result.exit_code == 1
-    assert "+++ b/out/testworkflow_testkube_fixes-team-workflow.yaml" in result.output
-    assert "is not up to date with its sources" in result.output
+    # the directory as given (outside the working directory: its absolute path, git-style without the slash)
+    assert f"+++ b/{str(out).lstrip('/')}/testworkflow_testkube_fixes-team-workflow.yaml" in result.output
+    assert "is not up to date with its sources; regenerate it with: kubectl testbench render " in result.output
 
 
 def test_unwritable_output_dir_is_a_one_line_error(tmp_path: Path) -> None:

@@ -21,4 +21,7 @@ spec:
                 response: It will rain in Berlin tomorrow.
               metrics:
                 - metricName: AgentGoalAccuracyWithReference
+  aiGatewayRef:
+    name: ai-gateway
+    namespace: ai-gateway
 """

@@ -88,3 +88,53 @@ def test_kubernetes_string_library_shims() -> None:
 def test_evaluation_errors_are_reported_not_raised() -> None:
     outcome = compiled({"rule": "self.b.c > 1", "message": "m"}).evaluate({}, OBJECT)
     assert not outcome.passed and outcome.error
+
+
+# --- the API server's rule semantics (apiextensions-apiserver pkg/apiserver/schema/cel/validation.go) ---------
+
+
+def test_message_expression_falls_back_to_message_like_eval_message_expression() -> None:
+    for bad in ("'two\\nlines'", "''", "'   '", "5", "self.missing.field", "'x'.repeat(9000)"):
+        spec = {"rule": "self.a < 3", "message": "  a too big  ", "messageExpression": bad}
+        assert compiled(spec).evaluate({"a": 4}, OBJECT).message == "a too big", bad
+    good = {"rule": "self.a < 3", "message": "m", "messageExpression": "'  a is ' + string(self.a) + '  '"}
+    assert compiled(good).evaluate({"a": 4}, OBJECT).message == "a is 4"
+    no_message = {"rule": " self.a < 3 ", "messageExpression": "'x\\ny'"}
+    assert compiled(no_message).evaluate({"a": 4}, OBJECT).message == "failed rule: self.a < 3"
+
+
+def test_reason_picks_the_kind_of_field_error() -> None:
+    from kubectl_testbench.validate.engine import run_cel
+    from kubectl_testbench.validate.schema import SchemaValidator
+
+    found: list[tuple[str, tuple[Any, ...], str]] = []
+    for reason in ("FieldValueRequired", "FieldValueForbidden", "FieldValueDuplicate", "FieldValueInvalid", None):
+        spec: dict[str, Any] = {"rule": "has(self.e)", "message": "e please", "fieldPath": ".e"}
+        if reason:
+            spec["reason"] = reason
+        schema = {**OBJECT, "x-kubernetes-validations": [spec]}
+        _, targets = SchemaValidator(schema).validate({"a": 1})
+        run_cel(targets, lambda rule, path, message, hint="": found.append((rule, path, message)), {})
+    assert [m for _, _, m in found] == ["Required value: e please", "Forbidden: e please", 'Duplicate value: "object"',
+                                        'Invalid value: "object": e please', 'Invalid value: "object": e please']
+    assert {p for _, p, _ in found} == {("e",)}, "fieldPath points below the rule's node"
+
+
+def test_optional_old_self_rules_run_on_create_with_old_self_unset() -> None:
+    spec = {"rule": "!oldSelf.hasValue() || self.a >= oldSelf.value().a", "message": "no decrease",
+            "optionalOldSelf": True}
+    assert compiled(spec).evaluate({"a": 1}, OBJECT).passed and not compiled(spec).evaluate({"a": 1}, OBJECT).skipped
+    failing = {"rule": "oldSelf.hasValue()", "message": "needs an old object", "optionalOldSelf": True}
+    assert compiled(failing).evaluate({"a": 1}, OBJECT).message == "needs an old object"
+    assert compiled({"rule": "self.a == oldSelf.a"}).evaluate({"a": 1}, OBJECT).skipped
+
+
+def test_cel_errors_are_one_line_without_celpy_internals() -> None:
+    for rule in ("self.b.c > 1", "undeclared(self.a)", "self.a / 0 == 1", "self.e.size() > 'x'", "self.a +* 2"):
+        outcome = compiled({"rule": rule}).evaluate({"a": 1, "e": "x"}, OBJECT)
+        assert not outcome.passed and outcome.error, rule
+        assert "\n" not in outcome.error and "Activation" not in outcome.error and "Tree(" not in outcome.error
+        assert "celpy" not in outcome.error and "Traceback" not in outcome.error
+    assert compiled({"rule": "undeclared(self.a)"}).evaluate({"a": 1}, OBJECT).error == (
+        "undeclared reference to 'undeclared' evaluating rule: undeclared(self.a)")
+    assert compiled({"rule": "self.a +* 2"}).evaluate({"a": 1}, OBJECT).error.startswith("rule compile error: ")

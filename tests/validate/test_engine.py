@@ -52,13 +52,16 @@ def test_cel_still_runs_with_non_blocking_errors() -> None:
     assert {"schema/maximum", "cel/dataset-exactly-one"} <= set(rules(text))
 
 
-def test_status_is_dropped_before_validation() -> None:
-    text = VALID + "status:\n  conditions: [{bogus: 1}]\n"
-    assert rules(text) == ["semantic/status-ignored"]
+def test_status_is_dropped_before_validation_but_strict_decoding_sees_its_unknown_fields() -> None:
+    assert rules(VALID + "status:\n  conditions: wrong-type\n") == ["semantic/status-ignored"]
+    unknown = validate_text(VALID + "status:\n  conditions: [{bogus: 1}]\n", "t.yaml").diagnostics
+    assert sorted((d.rule, d.path, d.line) for d in unknown) == [
+        ("schema/unknown-field", "status.conditions[0].bogus", 24), ("semantic/status-ignored", "status", 23)]
 
 
 def test_strict_turns_warnings_into_failures() -> None:
-    text = VALID.replace("AgentGoalAccuracyWithReference", "AgentGoalAcuracy")
+    text = VALID + "  trigger:\n    concurrencyPolicy: Forbid\n"  # semantic/trigger-inactive, a warning
+    assert rules(text) == ["semantic/trigger-inactive"]
     assert validate_text(text, "t.yaml").counts.valid == 1
     assert validate_text(text, "t.yaml", Options(strict=True)).counts.invalid == 1
 

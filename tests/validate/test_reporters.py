@@ -40,7 +40,7 @@ def test_json_report_has_every_field_and_the_summary() -> None:
 def test_github_annotations_are_escaped() -> None:
     out = github_report([W]).splitlines()
     assert out[0] == ("::warning file=examples/bad.yaml,line=20,col=3,title=semantic/unknown-metric::"
-                      'spec.x: x: 50%25, "a,b"%0Asecond line')
+                      'spec.x: x: 50%25, "a,b"\\nsecond line')  # a newline in a message stays visible
 
 
 def test_github_annotations_respect_the_per_step_limit_and_count_the_rest() -> None:
@@ -61,7 +61,8 @@ def test_sarif_is_2_1_0_with_stable_rule_ids_and_relative_paths() -> None:
     assert result["ruleId"] == "schema/maximum" and rules[result["ruleIndex"]]["id"] == "schema/maximum"
     loc = result["locations"][0]["physicalLocation"]
     assert loc["artifactLocation"] == {"uri": "examples/bad.yaml", "uriBaseId": "%SRCROOT%"}
-    assert loc["region"] == {"startLine": 12, "startColumn": 7}
+    # the file does not exist here, so the region cannot reach to the end of the line: it is a point
+    assert loc["region"] == {"startLine": 12, "startColumn": 7, "endLine": 12, "endColumn": 7}
     assert run["results"][1]["level"] == "warning"
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
 
 from kubectl_testbench.render import naming
 from kubectl_testbench.validate.engine import validate_text
@@ -94,12 +97,99 @@ def test_semantic_cron_accepts_ranges_steps_lists_and_names() -> None:
         assert findings(VALID + f"  schedule:\n    cron: '{cron}'\n") == [], cron
 
 
-def test_semantic_env_shadowed_by_the_evaluate_step() -> None:
+def test_a_judge_key_from_a_secret_in_env_is_the_supported_way_and_not_flagged() -> None:
+    """The evaluate-template sets OPENAI_API_KEY in its spec.container.env, under the workflow's env: an
+    Experiment's secretKeyRef wins (tests/render/test_resolve.py resolves it), so nothing to warn about."""
     text = VALID.replace("  dataset:", "  env:\n    - name: OPENAI_API_KEY\n      valueFrom:\n"
                          "        secretKeyRef: {name: judge, key: key}\n  dataset:")
-    assert findings(text) == [("semantic/env-shadowed", "spec.env[0].name")]
+    assert findings(text) == []
+
+
+NO_GATEWAY = VALID.replace("  aiGatewayRef:\n    name: ai-gateway\n    namespace: ai-gateway\n", "")
+
+
+def test_semantic_no_gateway_warns_with_the_fix_in_the_hint() -> None:
+    [d] = validate_text(NO_GATEWAY, "t.yaml").diagnostics
+    assert (d.rule, d.severity.value, d.path, d.line) == ("semantic/no-gateway", "warning", "spec", 6)
+    assert "skip every metric" in d.message
+    assert "spec.aiGatewayRef" in d.hint and "testbench-defaults.yaml (spec.aiGateway.name)" in d.hint
+
+
+def test_semantic_no_gateway_is_silenced_by_a_gateway_url_annotation() -> None:
+    text = NO_GATEWAY.replace("  namespace: agents\n", "  namespace: agents\n  annotations:\n"
+                              "    testbench.agentic-layer.ai/ai-gateway-url: http://gw.example:80\n")
+    assert findings(text) == []
+
+
+def _defaults(directory: Path, gateway: str) -> None:
+    (directory / "testbench-defaults.yaml").write_text(
+        "apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: RenderDefaults\nspec:\n" + gateway)
+
+
+def test_semantic_no_gateway_is_dropped_when_the_defaults_file_names_a_gateway(tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    (tmp_path / "team").mkdir()
+    (tmp_path / "team" / "exp.yaml").write_text(NO_GATEWAY)
+    _defaults(tmp_path, "  aiGateway:\n    name: ai-gateway\n")
+    named = run_cli("validate", str(tmp_path), "--strict")
+    assert named.exit_code == 0, named.output
+    _defaults(tmp_path, "  testkubeNamespace: testkube\n")
+    unnamed = run_cli("validate", str(tmp_path))
+    assert "warning[semantic/no-gateway] spec:" in unnamed.output and unnamed.exit_code == 0
+
+
+def test_semantic_no_gateway_is_dropped_for_json_input_too(tmp_path: Path) -> None:
+    """JSON files are read by their own reader (issue 16); the defaults file applies to them as to YAML."""
+    import json
+
+    import yaml
+
+    from tests.conftest import run_cli
+
+    (tmp_path / "exp.json").write_text(json.dumps(yaml.safe_load(NO_GATEWAY), indent=2))
+    assert "warning[semantic/no-gateway] spec:" in run_cli("validate", str(tmp_path)).output
+    _defaults(tmp_path, "  aiGateway:\n    name: ai-gateway\n")
+    named = run_cli("validate", str(tmp_path), "--strict")
+    assert named.exit_code == 0 and "no-gateway" not in named.output, named.output
+
+
+@pytest.mark.parametrize(("field", "yaml_value", "path", "kind"), [
+    ("customValues", "[a, b]", "spec.dataset.inline.scenarios[0].steps[0].customValues", "a list"),
+    ("args", "'city=Berlin'", "spec.dataset.inline.scenarios[0].steps[0].reference.toolCalls[0].args", "a string"),
+    ("parameters", "3", "spec.dataset.inline.scenarios[0].steps[0].metrics[0].parameters", "a number"),
+])
+def test_semantic_object_required_where_the_run_phase_models_want_a_mapping(field: str, yaml_value: str, path: str,
+                                                                            kind: str) -> None:
+    step = "            - input: Will it rain in Berlin tomorrow?\n"
+    if field == "customValues":
+        text = VALID.replace(step, f"{step}              customValues: {yaml_value}\n")
+    elif field == "args":
+        text = VALID.replace("                response: It will rain in Berlin tomorrow.\n",
+                             "                response: It will rain in Berlin tomorrow.\n"
+                             f"                toolCalls:\n                  - name: forecast\n"
+                             f"                    args: {yaml_value}\n")
+    else:
+        text = VALID.replace("                - metricName: AgentGoalAccuracyWithReference\n",
+                             "                - metricName: AgentGoalAccuracyWithReference\n"
+                             f"                  parameters: {yaml_value}\n")
+    result = validate_text(text, "t.yaml")
+    found = [d for d in result.diagnostics if d.rule == "semantic/object-required"]
+    assert [(d.path, d.severity.value) for d in found] == [(path, "error")]
+    assert f"{field} is {kind}" in found[0].message and found[0].hint.startswith(f"write {field} as a mapping")
+    assert result.counts.invalid == 1
+
+
+def test_csv_and_parquet_datasets_are_errors_with_the_import_hint() -> None:
+    for suffix in ("csv", "parquet"):
+        text = VALID.replace("    inline:", f"    url: https://data.example.com/set.{suffix}\n    inline:")
+        text = text.split("    inline:")[0]
+        result = validate_text(text + "  aiGatewayRef: {name: gw}\n", "t.yaml")
+        [d] = [d for d in result.diagnostics if d.rule == "semantic/dataset-format-converted"]
+        assert d.severity.value == "error" and "kubectl testbench import" in d.hint
+        assert result.counts.invalid == 1
 
 
 def test_semantic_spec_missing() -> None:
     text = VALID.split("spec:")[0]
-    assert findings(text) == [("semantic/spec-missing", "")]
+    assert findings(text) == [("semantic/spec-missing", "spec")]

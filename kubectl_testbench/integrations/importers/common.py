@@ -18,7 +18,7 @@ from typing import Any
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Mark, PathSegment, PosDict, PosList, field_path
 from kubectl_testbench.model.constants import API_VERSION, KIND
-from kubectl_testbench.validate.metrics import NEEDS
+from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES, PHASE_PACKAGE, UNSCORABLE
 
 STDIN = "-"
 ANNOTATION_PREFIX = "import.testbench.agentic-layer.ai"
@@ -30,11 +30,12 @@ DEFAULT_JUDGE_MODEL = "gemini-2.5-flash-lite"
 # The metric chosen for each kind of reference data a step carries (when the source names no metric).
 RESPONSE_METRIC = "AgentGoalAccuracyWithReference"
 NO_REFERENCE_METRIC = "AgentGoalAccuracyWithoutReference"
-CONTEXT_METRIC = "Faithfulness"
 TOOL_METRIC = "ToolCallAccuracy"
 TOPIC_METRIC = "TopicAdherence"
 JUDGE_METRIC = "AspectCritic"
-"""An LLM judge with a free-text criterion: ``parameters: {name, definition}``."""
+"""An LLM judge with a free-text criterion: ``parameters: {name, definition}``. The formats' criteria map to it,
+but the phase package cannot score it (not in ragas.metrics.collections), so build_experiment drops it with a
+warning, as every metric that would never score; see :func:`never_scores`."""
 
 
 # --- results and errors ------------------------------------------------------------------------------------
@@ -258,14 +259,13 @@ class Collected:
 
 
 def default_metrics(step: StepSpec) -> list[MetricSpec]:
-    """One metric per kind of reference data the step carries; a reference-free judge when it has none."""
+    """One metric per kind of reference data the step carries; a reference-free judge when it has none.
+    retrievedContexts get none: no metric that reads them scores with the phase package (they are kept)."""
     out: list[MetricSpec] = []
     if step.response:
         out.append(MetricSpec(RESPONSE_METRIC))
     if step.tool_calls:
         out.append(MetricSpec(TOOL_METRIC))
-    if step.contexts:
-        out.append(MetricSpec(CONTEXT_METRIC))
     if step.topics:
         out.append(MetricSpec(TOPIC_METRIC))
     if not out:
@@ -281,6 +281,7 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
     scenarios: list[dict[str, Any]] = []
     used: set[str] = set()
     lacking: dict[tuple[str, str], tuple[int, Origin]] = {}
+    dropped: dict[str, tuple[int, Origin]] = {}
     for index, scenario in enumerate(collected.scenarios):
         name = _unique_name(scenario, index, used, warnings)
         steps = []
@@ -291,11 +292,13 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
                     count, first = lacking.get((metric, need), (0, step.origin))
                     lacking[(metric, need)] = (count + 1, first)
             else:
-                metrics = default_metrics(step) if step.metrics is None else step.metrics
+                metrics = default_metrics(step) if step.metrics is None else _scorable(step, step.metrics, dropped)
                 for metric, need in _missing_needs(step, metrics):
                     warnings.at(step.origin, f"{metric} needs reference.{need}, which this step does not have")
             steps.append(_step(step, metrics))
         scenarios.append({"name": name, "steps": steps})
+    for metric, (count, first) in dropped.items():
+        warnings.at(first, dropped_message(metric, count))
     for (metric, need), (count, first) in lacking.items():
         warnings.at(first, f"--metric {metric} needs reference.{need}, which {count} step"
                            f"{' lacks' if count == 1 else 's lack'} (this is the first)")
@@ -323,6 +326,32 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
     spec["dataset"] = {"inline": inline}
     experiment = {"apiVersion": API_VERSION, "kind": KIND, "metadata": metadata, "spec": spec}
     return ImportResult(experiment, warnings.sorted(), list(collected.sources))
+
+
+def never_scores(name: str) -> str | None:
+    """Why the evaluate phase would never score this metric, or None when it can."""
+    if name in NEEDS:
+        return None
+    if name in UNSCORABLE:
+        return f"it never scores with {PHASE_PACKAGE}: {UNSCORABLE[name]}"
+    if name in OLD_NAMES:
+        return f"it is the old name of {OLD_NAMES[name]}, which ragas.metrics.collections no longer has by that name"
+    return f"{PHASE_PACKAGE} has no metric of that name in ragas.metrics.collections"
+
+
+def dropped_message(metric: str, steps: int) -> str:
+    """The warning for a metric left out because it would never score (once per metric, at its first step)."""
+    return (f"{metric} is not carried over ({steps} step{'s' if steps > 1 else ''}, the first here): "
+            f"{PHASE_PACKAGE} cannot score it (kubectl testbench explain metrics says why and lists those that do)")
+
+
+def _scorable(step: StepSpec, metrics: list[MetricSpec], dropped: dict[str, tuple[int, Origin]]) -> list[MetricSpec]:
+    """The metrics that can score; the rest are counted in ``dropped``. A step left with none gets the defaults."""
+    kept = [m for m in metrics if never_scores(m.name) is None]
+    for name in dict.fromkeys(m.name for m in metrics if never_scores(m.name) is not None):
+        count, first = dropped.get(name, (0, step.origin))
+        dropped[name] = (count + 1, first)
+    return kept if kept or not metrics else default_metrics(step)
 
 
 _REFERENCE_FIELDS = {"response": "response", "toolCalls": "tool_calls", "topics": "topics",
@@ -382,10 +411,11 @@ def parse_metric_option(text: str) -> MetricSpec:
     name, sep, value = text.partition("=")
     name = name.strip()
     if not name:
-        raise ValueError(f'"{text}": give a RAGAS metric class name, e.g. Faithfulness or Faithfulness=0.7')
-    if name not in NEEDS:
-        raise ValueError(f'"{name}" is not a RAGAS metric known to the evaluate phase '
-                         "(see kubectl testbench explain metrics)")
+        raise ValueError(f'"{text}": give a RAGAS metric class name, e.g. AnswerAccuracy or AnswerAccuracy=0.7')
+    reason = never_scores(name)
+    if reason is not None:
+        raise ValueError(f'"{name}" cannot be used: {reason} (kubectl testbench explain metrics lists those that '
+                         "score)")
     if not sep:
         return MetricSpec(name)
     try:

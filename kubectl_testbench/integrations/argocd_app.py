@@ -1,0 +1,302 @@
+"""What ``argocd generate`` emits: the whole Application, with its Experiments compiled in place.
+
+Argo CD applies exactly what a plugin prints and, with ``prune: true``, deletes everything else it
+manages. So every manifest of the Application's path is passed through unchanged (the document's own
+text, as Argo CD would have read it without us), and only our kinds are replaced: each Experiment by
+the objects ``render`` makes of it, a ``RenderDefaults`` consumed. Where a path entry holds a
+``kustomization.yaml`` it is built first with kustomize (``kustomize build``, or ``kubectl kustomize``,
+found on PATH) and the Experiments in its output are compiled: the ``kustomize build . | plugin``
+pattern of other config-management plugins. Helm charts are out of scope and refused with a message.
+
+Everything here returns data; the CLI prints and chooses the exit code.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_testbench.emit.order import sort_key
+from kubectl_testbench.load.sources import Source, SourceError, expand
+from kubectl_testbench.model.constants import GROUP
+from kubectl_testbench.render.settings import Defaults, Flags
+from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
+
+KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+"""The file names kustomize (and Argo CD's own source-type detection) treat as a kustomization."""
+HELM_CHART = "Chart.yaml"
+CONFIG_GROUPS = ("kustomize.config.k8s.io", "config.kubernetes.io", "kpt.dev", "fn." + GROUP)
+"""Configuration of build tools, not cluster resources: never applied, so never passed through."""
+
+
+class AppError(Exception):
+    """The Application's path cannot be generated at all (a Helm chart, kustomize missing or failing)."""
+
+
+@dataclass(frozen=True)
+class Document:
+    """One manifest of the output: where it sorts, its identity, and its YAML text."""
+
+    key: tuple[int, str, str, str]
+    identity: tuple[str, str, str, str]
+    text: str
+    data: dict[str, Any]
+    origin: str
+    compiled: bool
+
+
+@dataclass
+class AppRender:
+    """Everything one ``generate`` produced: the output in apply order, or the problems that stop it."""
+
+    documents: list[Document] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    counts: Counts = field(default_factory=Counts)
+    built: list[str] = field(default_factory=list)
+    """The kustomize commands that were run, for the log line."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.counts.unreadable
+
+    @property
+    def passed_through(self) -> int:
+        return sum(not d.compiled for d in self.documents)
+
+    @property
+    def compiled(self) -> int:
+        return sum(d.compiled for d in self.documents)
+
+    def stream(self) -> str:
+        return "---\n".join(d.text for d in self.documents)
+
+
+Runner = Callable[[list[str], str, float | None], str]
+
+
+def kustomize_command(directory: str) -> list[str]:
+    """``kustomize build DIR`` when a standalone kustomize is on PATH, else ``kubectl kustomize DIR``."""
+    standalone = shutil.which("kustomize")
+    if standalone is not None:
+        return [standalone, "build", directory]
+    kubectl = shutil.which("kubectl")
+    if kubectl is not None:
+        return [kubectl, "kustomize", directory]
+    raise AppError(f"{os.path.join(directory, kustomization_file(directory) or 'kustomization.yaml')} needs "
+                   "kustomize, but neither kustomize nor kubectl is on PATH (the sidecar image ships kustomize)")
+
+
+def run_kustomize(command: list[str], directory: str, timeout: float | None) -> str:
+    """The build's stdout; a failed build becomes an :class:`AppError` carrying kustomize's own message."""
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        raise AppError(f"{' '.join(_short(command))} did not finish within {timeout:g} s") from None
+    except OSError as err:
+        raise AppError(f"cannot run {command[0]}: {err.strerror or err}") from None
+    if proc.returncode != 0:
+        detail = "; ".join(line.strip() for line in proc.stderr.splitlines() if line.strip()) or "no message"
+        raise AppError(f"{' '.join(_short(command))} failed (exit {proc.returncode}): {detail}")
+    return proc.stdout
+
+
+def _short(command: list[str]) -> list[str]:
+    return [os.path.basename(command[0]), *command[1:]]
+
+
+def kustomization_file(directory: str) -> str | None:
+    return next((name for name in KUSTOMIZATION_NAMES if os.path.isfile(os.path.join(directory, name))), None)
+
+
+def helm_refusal(chart: str) -> AppError:
+    return AppError(f"{chart}: Helm charts are out of scope for the kubectl-testbench plugin; let Argo CD render "
+                    "the chart (a Helm source) and keep the Experiments in their own path or Application, or run "
+                    "helm template in CI and commit its output next to the Experiments")
+
+
+def generate(paths: Iterable[str], flags: Flags, defaults_file: str | None = None, strict: bool = False,
+             timeout: float | None = None, runner: Runner | None = None) -> AppRender:
+    """Every manifest under ``paths`` (relative to the working directory, the Application's path)."""
+    out = AppRender()
+    run = runner or run_kustomize
+    for path in paths:
+        if os.path.isdir(path):
+            if os.path.isfile(os.path.join(path, HELM_CHART)):
+                raise helm_refusal(os.path.join(path, HELM_CHART))
+            if kustomization_file(path) is not None:
+                command = kustomize_command(path)
+                text = run(command, path, timeout)
+                out.built.append(" ".join(_short(command)))
+                label = f"kustomize build {path}"
+                _take(out, text, label, _defaults(defaults_file, os.path.join(path, "kustomization.yaml"), path),
+                      flags, strict, json_source=False)
+                continue
+        for item in expand([path]):
+            _take_source(out, item, flags, defaults_file, strict)
+    _resolve_collisions(out, flags.namespace)
+    out.documents.sort(key=lambda d: (d.key, d.text))
+    return out
+
+
+def _take_source(out: AppRender, item: Source | SourceError, flags: Flags, defaults_file: str | None,
+                 strict: bool) -> None:
+    from kubectl_testbench.load.decode import DecodeError, decode
+    from kubectl_testbench.load.limits import DEFAULT_LIMITS
+    from kubectl_testbench.load.sources import read_bytes
+
+    if isinstance(item, SourceError):
+        _unreadable(out, item.path, item.rule, item.message)
+        return
+    name = os.path.basename(item.path)
+    if name == HELM_CHART:
+        raise helm_refusal(item.path)
+    try:
+        text = decode(read_bytes(item, DEFAULT_LIMITS))
+    except SourceError as err:
+        _unreadable(out, item.path, err.rule, err.message)
+        return
+    except DecodeError as err:
+        _unreadable(out, item.path, err.rule, err.message, err.mark)
+        return
+    if name in KUSTOMIZATION_NAMES:
+        out.warnings.append(Diagnostic("argocd/kustomization-not-built", Severity.WARNING,
+                                       "a kustomization below a path entry is not built: its directory is read "
+                                       "as plain files", item.path,
+                                       hint="name the directory in the 'paths' parameter to build it with "
+                                            "kustomize"))
+    _take(out, text, item.path, _defaults(defaults_file, item.path, item.root), flags, strict,
+          json_source=item.path.endswith(".json"))
+
+
+def _unreadable(out: AppRender, path: str, rule: str, message: str, mark: tuple[int, int] = (0, 0)) -> None:
+    out.counts.files += 1
+    out.counts.unreadable += 1
+    out.counts.errors += 1
+    out.problems.append(Diagnostic(rule, Severity.ERROR, message, path, mark[0], mark[1] if mark[0] else 0))
+
+
+def _defaults(defaults_file: str | None, source_path: str, root: str) -> Defaults | Diagnostic | None:
+    from kubectl_testbench.render.defaults_file import DefaultsError, discover, load_defaults
+
+    path = defaults_file or discover(source_path, root)
+    if path is None:
+        return None
+    try:
+        return load_defaults(path)
+    except DefaultsError as err:
+        return err.diagnostics[0]
+
+
+def _take(out: AppRender, text: str, label: str, defaults: Defaults | Diagnostic | None, flags: Flags,
+          strict: bool, json_source: bool) -> None:
+    """Validate our documents of one stream, compile the valid Experiments, pass everything else through."""
+    from kubectl_testbench.render.compile import render_experiment
+    from kubectl_testbench.validate.engine import Options, validate_text
+
+    names_gateway = isinstance(defaults, Defaults) and defaults.names_gateway
+    result = validate_text(text, label, Options(strict=strict, keep_experiments=True), scanned=True,
+                           gateway_default=lambda: names_gateway)
+    out.counts.add(result.counts)
+    for d in result.diagnostics:
+        if d.severity is Severity.ERROR or (strict and d.severity is Severity.WARNING):
+            out.problems.append(d)
+        elif d.severity is Severity.WARNING:
+            out.warnings.append(d)
+    if isinstance(defaults, Diagnostic) and result.experiments:
+        out.problems.append(defaults)
+        return
+    for exp in result.experiments:
+        origin = f"{exp.file}:{exp.line}"
+        for obj in render_experiment(exp.data, flags, defaults if isinstance(defaults, Defaults) else None):
+            out.documents.append(_document(obj, None, origin, compiled=True))
+    for data, own_text, line in _foreign_documents(text):
+        origin = f"{label}:{line}"
+        group = _group(data)
+        if group in CONFIG_GROUPS:
+            continue
+        out.documents.append(_document(data, None if json_source else own_text, origin, compiled=False))
+
+
+def _foreign_documents(text: str) -> Iterable[tuple[dict[str, Any], str | None, int]]:
+    """Documents that are Kubernetes objects but not ours, with their own text (None for List items)."""
+    from kubectl_testbench.load.builder import build
+    from kubectl_testbench.load.positions import plain
+    from kubectl_testbench.load.split import split_documents
+
+    for chunk in split_documents(text):
+        if chunk.bad_separator:
+            continue
+        built = build(chunk.text, chunk.start_line)
+        if built.error is not None or built.empty or not isinstance(built.data, dict):
+            continue
+        data = plain(built.data)
+        items = data.get("items")
+        if data.get("kind") == "List" and data.get("apiVersion") == "v1" and isinstance(items, list):
+            ours = any(isinstance(i, dict) and _group(i) == GROUP for i in items)
+            if ours:  # compiled items leave the List: the others go out one by one
+                for item in items:
+                    if isinstance(item, dict) and _is_object(item) and _group(item) != GROUP:
+                        yield item, None, chunk.start_line + 1
+                continue
+        if _is_object(data) and _group(data) != GROUP:
+            yield data, _own_text(chunk.text), chunk.start_line + 1
+
+
+def _own_text(text: str) -> str:
+    """A document's text as it stands in its file, ending in exactly one newline."""
+    return text.rstrip("\n") + "\n"
+
+
+def _is_object(data: dict[str, Any]) -> bool:
+    return isinstance(data.get("apiVersion"), str) and isinstance(data.get("kind"), str) and bool(data["kind"])
+
+
+def _group(data: dict[str, Any]) -> str:
+    api_version = data.get("apiVersion")
+    return api_version.split("/", 1)[0] if isinstance(api_version, str) and "/" in api_version else ""
+
+
+def _document(data: dict[str, Any], text: str | None, origin: str, compiled: bool) -> Document:
+    from kubectl_testbench.emit.yamlout import dump
+
+    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    assert isinstance(meta, dict)
+    identity = (_group(data), str(data.get("kind", "")), str(meta.get("namespace") or ""), str(meta.get("name", "")))
+    return Document(sort_key(data), identity, text if text is not None else dump(data), data, origin, compiled)
+
+
+def _resolve_collisions(out: AppRender, namespace: str) -> None:
+    """A manifest in the path that an Experiment also renders: the same object is kept once, a different
+    one is an error (a stale rendered copy, or a name clash)."""
+    def key(doc: Document) -> tuple[str, str, str, str]:
+        group, kind, ns, name = doc.identity
+        return group, kind, ns or namespace, name
+
+    compiled: dict[tuple[str, str, str, str], Document] = {}
+    kept = []
+    for doc in [d for d in out.documents if d.compiled]:
+        first = compiled.setdefault(key(doc), doc)
+        if first is not doc:
+            out.problems.append(_clash(doc, f"is also generated by the Experiment at {first.origin}",
+                                       "rename one of the Experiments"))
+    for doc in out.documents:
+        twin = compiled.get(key(doc))
+        if doc.compiled or twin is None:
+            kept.append(doc)
+            continue
+        if doc.data == twin.data:
+            continue  # a committed rendered copy of the same object
+        out.problems.append(_clash(doc, f"is also rendered from the Experiment at {twin.origin}, with different "
+                                        "content", "remove or re-render the stale copy, or rename one of them"))
+    out.documents = kept
+
+
+def _clash(doc: Document, what: str, hint: str) -> Diagnostic:
+    file, _, line = doc.origin.rpartition(":")
+    return Diagnostic("render/duplicate", Severity.ERROR, f"{doc.identity[1]} {doc.identity[3]} {what}", file,
+                      int(line) if line.isdigit() else 0, 1, hint=hint)
