@@ -161,6 +161,8 @@ FIXES: dict[str, str] = {
     "metadata/null-field": "Removes the null field.",
     "semantic/status-ignored": "Removes status.",
     "semantic/tool-call-args": "Adds args: {}.",
+    "semantic/unknown-metric": "Corrects the case when exactly one metric that scores (the generated metric table) "
+                               "matches ignoring case (toolcallaccuracy -> ToolCallAccuracy).",
 }
 """Rules with a safe fix (``kubectl testbench fix``), and what it does. The fix itself sits next to the rule."""
 

@@ -260,13 +260,28 @@ def _metric(name: str, reference: dict[str, Any], at: Path, step_path: Path, rep
             close = difflib.get_close_matches(name, list(NEEDS), n=1, cutoff=0.6)
             hint = (f'did you mean "{close[0]}"?' if close else
                     f'use "{alternative(reference)}"; kubectl testbench explain metrics lists the others')
-        report("semantic/unknown-metric", at, f'"{name}" is not a metric the evaluate phase knows', hint)
+        report("semantic/unknown-metric", at, f'"{name}" is not a metric the evaluate phase knows', hint,
+               _metric_case_fix(name, at))
         return
     missing = [field for field in NEEDS[name] if not reference.get(field)]
     if missing:
         wanted = " and ".join(f"reference.{m}" for m in missing)
         report("semantic/metric-reference", at, f"{name} needs {wanted}, which this step does not provide, so it "
                "gets no score", f'add {wanted} to the step, or use "{alternative(reference)}"')
+
+
+def _metric_case_fix(name: str, at: Path) -> Fix | None:
+    """``toolcallaccuracy`` -> ``ToolCallAccuracy``: a case slip of exactly one metric the generated table says
+    scores. A case match with a metric that never scores is no fix (the finding would only change rule)."""
+    scorable = [metric for metric in NEEDS if metric.lower() == name.lower()]
+    if len(scorable) == 1:
+        return Fix(FixKind.REPLACE, at, scorable[0], f'write "{scorable[0]}"')
+    if len(scorable) > 1:
+        return Fix(FixKind.REPLACE, at, None, blocked=f"several metrics match ignoring case: {', '.join(scorable)}")
+    unscorable = [metric for metric in UNSCORABLE if metric.lower() == name.lower()]
+    if unscorable:
+        return Fix(FixKind.REPLACE, at, None, blocked=f"{unscorable[0]} never scores with {PHASE_PACKAGE}")
+    return None
 
 
 # --- what the run phase's models accept ----------------------------------------------------------------------

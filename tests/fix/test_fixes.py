@@ -215,6 +215,35 @@ def test_semantic_tool_call_args_at_the_end_of_a_file_without_a_final_line_break
     assert fixed(text).endswith("                  - name: get_weather\n                    args: {}")
 
 
+@pytest.mark.parametrize(("written", "expected"), [
+    ("toolcallaccuracy", "ToolCallAccuracy"), ('"TOOLCALLACCURACY"', '"ToolCallAccuracy"'),
+    ("'toolCallAccuracy'", "'ToolCallAccuracy'"),
+])
+def test_semantic_unknown_metric_case_slip_of_one_scorable_metric_is_corrected(written: str, expected: str) -> None:
+    metric = "                - metricName: AgentGoalAccuracyWithReference\n"
+    calls = "                toolCalls:\n                  - name: get_weather\n                    args: {}\n"
+    base = VALID.replace(TOOL, TOOL + calls)
+    text = base.replace(metric, f"                - metricName: {written}  # kept\n")
+    assert offered(text) == [("semantic/unknown-metric",
+                              "spec.dataset.inline.scenarios[0].steps[0].metrics[0].metricName", expected)]
+    after = fixed(text)
+    assert after == base.replace(metric, f"                - metricName: {expected}  # kept\n")
+    assert validate_text(after, "t.yaml").diagnostics == []
+
+
+def test_semantic_unknown_metric_without_a_scorable_case_match_has_no_fix() -> None:
+    from kubectl_testbench.validate.metrics import NEEDS, UNSCORABLE
+
+    assert "Faithfulness" in UNSCORABLE and "ToolCallAccuracy" in NEEDS  # the generated table this relies on
+    metric = "metricName: AgentGoalAccuracyWithReference"
+    unscorable = VALID.replace(metric, "metricName: faithfulness")
+    assert offered(unscorable) == []
+    assert blocked(unscorable) == [("semantic/unknown-metric", "Faithfulness never scores with "
+                                    "agentic-layer-testbench 0.10.0")]
+    assert offered(VALID.replace(metric, "metricName: ToolCallAcuracy")) == []  # a typo: a hint, never a guess
+    assert offered(VALID.replace(metric, "metricName: TopicAdherenceScore")) == []  # an old name: a hint
+
+
 # --- yaml ----------------------------------------------------------------------------------------------------
 
 

@@ -72,7 +72,7 @@ def test_a_repeated_key_is_not_placed_and_says_why() -> None:
 
 
 def test_every_fix_kind_on_json_writes_json(tmp_path: Path) -> None:
-    """Quote, replace (enum, number), rename, delete, insert: one file, decoded after the fix."""
+    """Quote, replace (enum, number, metric case), rename, delete, insert: one file, decoded after the fix."""
     doc = _experiment(trigger={"enabled": True, "concurrencyPolicy": "allow"})
     doc["metadata"]["creationTimestamp"] = None  # type: ignore[index]
     doc["metadata"]["lables"] = {"team": "weather"}  # type: ignore[index]
@@ -81,7 +81,7 @@ def test_every_fix_kind_on_json_writes_json(tmp_path: Path) -> None:
     step = inline["scenarios"][0]["steps"][0]
     step["input"] = 42
     step["reference"]["toolCalls"] = [{"name": "get_weather"}]
-    step["metrics"] = [{"metricName": "ToolCallAccuracy"}]
+    step["metrics"] = [{"metricName": "toolcallaccuracy"}]
     path = tmp_path / "all.json"
     path.write_text(json.dumps(doc, indent=2) + "\n")
     result = run_cli("fix", str(path))
