@@ -49,10 +49,9 @@ def _fixed_by_the_cli(source: Path, tmp_path: Path) -> bytes:
 
 
 def _variants(tmp_path: Path) -> list[Path]:
-    out = []
-    for name in ONE_ROUND:
-        out.append(NEGATIVE / name)
-    for name in ("flow-style.yaml", "comments-with-fixes.yaml", "multi-document.yaml"):
+    out = [NEGATIVE / name for name in ONE_ROUND]
+    out.append(ROOT / "tests" / "hostile" / "corpus" / "json-stream-emoji.json")  # JSON read as kubectl reads it
+    for name in ("flow-style.yaml", "comments-with-fixes.yaml", "multi-document.yaml", "json-experiment.json"):
         changes = (("plain", lambda b: b), ("crlf", crlf), ("bom", bom), ("crlf-bom", lambda b: bom(crlf(b))))
         for variant, change in changes:
             target = tmp_path / variant / name
