@@ -79,6 +79,22 @@ def write_corpus(directory: Path, count: int) -> list[Path]:
     return files
 
 
+def write_fixable_corpus(directory: Path, count: int, every: int = 10) -> list[Path]:
+    """The same Experiments as :func:`write_corpus`, every ``every``-th one with two findings ``fix`` repairs
+    (``creationTimestamp: null`` from a dry-run and a ``status`` section), as a repository in need of fixing."""
+    directory.mkdir(parents=True, exist_ok=True)
+    files = [directory / f"exp-{i:05d}.yaml" for i in range(count)]
+    marker = directory / ".complete"
+    if not marker.exists():
+        for i, path in enumerate(files):
+            text = dump(experiment(i))
+            if i % every == 0:
+                text = text.replace("metadata:\n", "metadata:\n  creationTimestamp: null\n", 1) + "status: {}\n"
+            path.write_text(text)
+        marker.write_text(str(count))
+    return files
+
+
 def write_big(path: Path, steps: int) -> Path:
     """One Experiment with a ``steps``-step inline dataset."""
     if not path.exists():

@@ -7,6 +7,8 @@ Floors: ``python -c pass`` for start-up; loading the same bytes with PyYAML's CS
 throughput. Peer: ``check-jsonschema --schemafile schemas/experiment.schema.json`` (schema only: no CEL,
 no semantics). Every case is a fresh process, timed as wall clock; we report the median of the runs and
 the peak resident memory of the process (``wait4``; with ``--jobs`` that is the largest single process).
+``fix --check`` runs on the same corpora (nothing to fix) and on a corpus where every tenth file has two
+fixable findings, each next to ``validate`` on the same files.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from corpus import write_big, write_corpus, write_json  # noqa: E402
+from corpus import write_big, write_corpus, write_fixable_corpus, write_json  # noqa: E402
 
 PY = sys.executable
 SCHEMA = ROOT / "schemas" / "experiment.schema.json"
@@ -138,10 +140,17 @@ def main() -> int:
                 results[f"peer {n}"] = run(cmd, repeats if n <= 2000 else max(1, repeats // 2), "check-jsonschema", n)
             results[f"validate {n}"] = run(ours("validate", str(target)), repeats, "validate", n)
             if n >= 100:
+                results[f"fix-check {n}"] = run(ours("fix", "--check", "-q", str(target)), repeats, "fix --check", n)
                 results[f"validate-j1 {n}"] = run(ours("validate", "-j", "1", str(target)), repeats, "validate -j 1", n)
                 out = work / f"rendered-{n}"
                 results[f"render {n}"] = run(ours("render", "--no-defaults", str(target), "--output-dir", str(out)),
                                              repeats, "render --output-dir", n)
+        n_fix = 100 if args.quick else 2000
+        fixable = write_fixable_corpus(args.corpus / f"fixable-{n_fix}", n_fix)[0].parent
+        results[f"validate-fixable {n_fix}"] = run(ours("validate", str(fixable)), repeats,
+                                                   "validate (10% fixable)", n_fix)
+        results[f"fix-check-fixable {n_fix}"] = run(ours("fix", "--check", "-q", str(fixable)), repeats,
+                                                    "fix --check (10% fixable)", n_fix)
         results["floor big"] = run(floor_load([big], work), repeats, f"CSafeLoader load ({big_steps} steps)", 1)
         cmd = peer([big])
         if cmd:
@@ -216,6 +225,10 @@ def format_report(r: dict[str, Measure], sizes: list[int], big_steps: int, repea
          ratio(r.get("render 2000"), r.get("floor 2000")), 6.0, "≤"),
         ("validate time for 10,000 files ≤ 5.5× the time for 2,000",
          ratio(r.get("validate 10000"), r.get("validate 2000")), 5.5, "≤"),
+        ("fix --check 2,000 files (nothing to fix) within 3× of validate",
+         ratio(r.get("fix-check 2000"), r.get("validate 2000")), 3.0, "≤"),
+        ("fix --check 2,000 files (10% fixable) within 3× of validate on them",
+         ratio(r.get("fix-check-fixable 2000"), r.get("validate-fixable 2000")), 3.0, "≤"),
         ("validate -j 1 peak memory for 10,000 files ≤ 1.5× that for 2,000",
          _mem_ratio(r.get("validate-j1 10000"), r.get("validate-j1 2000")), 1.5, "≤"),
         ("validate peak memory (default --jobs) for 10,000 files ≤ 1.5× that for 2,000",

@@ -23,6 +23,6 @@ def test_benchmark_quick_mode_prints_the_table(tmp_path: Path) -> None:
     assert "| case | files | median s | ms/file | peak MiB | vs peer | vs floor |" in out
     for row in ("| python -c pass |", "| CSafeLoader load | 100 |", "| check-jsonschema | 100 |", "| validate | 100 |",
                 "| render --output-dir | 100 |", "| validate (1000 steps) | 1 |", "| validate (JSON) | 100 |",
-                "| validate (1000 steps, JSON) | 1 |"):
+                "| validate (1000 steps, JSON) | 1 |", "| fix --check | 100 |", "| fix --check (10% fixable) | 100 |"):
         assert row in out, row
     assert (tmp_path / "n100" / "exp-00099.yaml").exists()

@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "crd": ("kubectl_testbench.cli.crd", "crd", "Print the Experiment CRD generated from the models."),
     "diff": ("kubectl_testbench.cli.diff", "diff", "Show what apply would change in the cluster."),
     "explain": ("kubectl_testbench.cli.explain", "explain", "Describe an Experiment field, like kubectl explain."),
+    "fix": ("kubectl_testbench.cli.fix", "fix", "Apply the safe fixes validate finds; --migrate upgrades old shapes."),
     "import": ("kubectl_testbench.cli.import_", "import_cmd", "Convert other agent-eval datasets into an Experiment."),
     "init": ("kubectl_testbench.cli.init", "init", "Write a valid starter Experiment."),
     "install": ("kubectl_testbench.cli.install", "install", "Print the install manifest: CRD, templates, dashboard."),

@@ -19,7 +19,9 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 @click.option("-o", "--output", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Report format.")
 @click.option("--strict", is_flag=True, help="Treat warnings as failures.")
-@click.option("--list-rules", is_flag=True, help="Print every rule id with its severity and exit.")
+@click.option("--list-rules", is_flag=True,
+              help="Print every rule id with its severity (and [fixable] when kubectl testbench fix repairs it), "
+                   "and exit.")
 @click.option("--only-testbench-files", is_flag=True,
               help="Skip files that do not mention testbench.agentic-layer.ai without reading them as YAML, and "
                    "Go/Helm templates of Experiments with a notice (for hooks that pass every YAML file).")
@@ -41,7 +43,7 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, o
         from kubectl_testbench.validate.rules import RULES
 
         for rule in RULES.values():
-            click.echo(f"{rule.id:40} {rule.severity.value:8} {rule.summary}")
+            click.echo(f"{rule.id:40} {rule.severity.value:8} {rule.summary}" + (" [fixable]" if rule.fix else ""))
         return
     if not paths:
         fail("no input: give files, directories or - for stdin (see kubectl testbench validate --help)")

@@ -10,15 +10,28 @@ from pathlib import Path
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to a temp file next to ``path`` and rename it into place."""
-    target = Path(path)
+    write_atomic_bytes(path, text.encode("utf-8"))
+
+
+def write_atomic_bytes(path: str | os.PathLike[str], data: bytes, keep_mode: bool = False) -> None:
+    """Write ``data`` to a temp file next to ``path`` and rename it into place.
+
+    With ``keep_mode`` an existing file keeps its permission bits, and a symlink its target: the link's
+    target is rewritten, not replaced by a regular file (what an editor saving in place does).
+    """
+    target = Path(os.path.realpath(path)) if keep_mode else Path(path)
     directory = target.parent if str(target.parent) else Path(".")
+    mode = 0o666 & ~_umask()
+    if keep_mode:
+        with contextlib.suppress(OSError):
+            mode = os.stat(target).st_mode & 0o7777
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):

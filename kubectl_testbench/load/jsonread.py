@@ -46,6 +46,8 @@ class JsonDocument:
 
     data: Any = None
     start_line: int = 0
+    start: int = 0
+    """The offset of the value's first character in the text."""
     remarks: list[Remark] = field(default_factory=list)
     error: Remark | None = None
 
@@ -67,7 +69,7 @@ def read_stream(text: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[JsonDocu
 
     pos = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
     while pos < len(text):
-        doc = JsonDocument(start_line=mark(pos)[0] - 1)
+        doc = JsonDocument(start_line=mark(pos)[0] - 1, start=pos)
         try:
             doc.data, pos = _value(text, pos, mark, doc.remarks, limits)
         except _Stop as stop:
@@ -152,7 +154,8 @@ def _within(value: Any, limits: Limits) -> bool:
     return nodes <= limits.max_nodes
 
 
-def _string(token: str) -> str:
+def string_value(token: str) -> str:
+    """A JSON string token's value as Go decodes it."""
     if "\\" not in token:
         return token[1:-1]
     value: str = json.loads(token)
@@ -190,7 +193,7 @@ def _value(text: str, pos: int, mark: Any, remarks: list[Remark], limits: Limits
             if in_object and keys[-1] is _KEY_WANTED:
                 if m.group(2) is None:
                     raise _Stop("yaml/syntax", "expected a string as object key", start)
-                key = _string(m.group(2))
+                key = string_value(m.group(2))
                 keys[-1] = (key, mark(start))
                 m2 = _COLON.match(text, pos)
                 if m2 is None:
@@ -218,7 +221,7 @@ def _value(text: str, pos: int, mark: Any, remarks: list[Remark], limits: Limits
                 else:
                     continue
             elif m.group(2) is not None:
-                value, value_mark = _string(m.group(2)), mark(start)
+                value, value_mark = string_value(m.group(2)), mark(start)
             elif m.group(3) is not None:
                 number = m.group(3)
                 if m.group(4) is None and m.group(5) is None:

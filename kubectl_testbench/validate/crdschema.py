@@ -82,3 +82,25 @@ def refused_in(schema: dict[str, Any]) -> dict[tuple[tuple[str, ...], int], Any]
             for location in rule_locations(schema):
                 out.setdefault(location, finding)
     return out
+
+
+def schema_type_at(path: tuple[str | int, ...]) -> str | None:
+    """The OpenAPI type the CRD declares at a document path (None where it declares none: free-form fields)."""
+    if path[:1] == ("metadata",):  # ObjectMeta is not part of the CRD's schema
+        from kubectl_testbench.validate.metadata import metadata_type_at
+
+        return metadata_type_at(path)
+    node: dict[str, Any] | None = open_api_schema()
+    for seg in path:
+        if node is None:
+            return None
+        if isinstance(seg, int):
+            node = node.get("items")
+        else:
+            props = node.get("properties")
+            extra = node.get("additionalProperties")
+            node = props.get(seg) if props and seg in props else (extra if isinstance(extra, dict) else None)
+    if node is None or (node.get("x-kubernetes-preserve-unknown-fields") and "type" not in node):
+        return None
+    kind = node.get("type")
+    return kind if isinstance(kind, str) else None

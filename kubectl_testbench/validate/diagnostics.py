@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
+
+from kubectl_testbench.load.positions import PathSegment
 
 
 class Severity(StrEnum):
@@ -12,6 +15,66 @@ class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"
     INFO = "info"
+
+
+class FixKind(StrEnum):
+    """What a fix does to its node; every kind is an edit of one node, never of its neighbours."""
+
+    QUOTE = "quote"
+    """Write a plain scalar as a double-quoted string of the same text (``yes`` -> ``"yes"``)."""
+    REPLACE = "replace"
+    """Replace a scalar by ``value``, keeping its quoting style where the new value allows it."""
+    RENAME_KEY = "rename-key"
+    """Rename the mapping key at ``path`` to ``value``."""
+    DELETE = "delete"
+    """Remove the mapping entry at ``path`` (its key, value and the lines they occupy)."""
+    INSERT = "insert"
+    """Add the entry at ``path`` with ``value`` at the end of its mapping."""
+    SPLIT_SEPARATOR = "split-separator"
+    """Move the content after a ``---`` marker to the next line."""
+    REINDENT = "reindent"
+    """Replace tab indentation by spaces where the intended level is certain."""
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One replacement: ``[start, end)`` of the decoded file text becomes ``text`` (an insertion when empty).
+
+    Offsets count characters of the text ``validate_text`` saw; lines and columns are 1-based, columns count
+    code points and ``end_line``/``end_col`` point just past the replaced text (SARIF's convention).
+    ``byte_start``/``byte_end`` are the same range in the file's bytes, byte-order mark included; -1 when the
+    text did not come from a file.
+    """
+
+    start: int
+    end: int
+    text: str
+    start_line: int = 0
+    start_col: int = 0
+    end_line: int = 0
+    end_col: int = 0
+    byte_start: int = -1
+    byte_end: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A safe, machine-applicable repair of one finding: ``kind`` of edit on the node at ``path``.
+
+    The rule that finds the problem creates it with ``kind``, ``path`` (the node's field path in the document)
+    and ``value`` (what the node holds afterwards: the new scalar, the new key name, the inserted value). The
+    engine resolves it against the source into ``edits``; a fix is offered only when that succeeded.
+    """
+
+    kind: FixKind
+    path: tuple[PathSegment, ...]
+    value: Any = None
+    title: str = ""
+    """One line for humans: 'write "Allow"'."""
+    edits: tuple[Edit, ...] = ()
+    blocked: str = ""
+    """Why no edit is offered, when the rule considered a fix but it is not safe here ("the value carries an
+    anchor that aliases share"). A fix is offered only when it has edits."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +91,8 @@ class Diagnostic:
     hint: str = ""
     object: str = ""
     """``Kind namespace/name`` of the object the finding is about, when known."""
+    fix: Fix | None = None
+    """A safe repair, when the rule has one for this case and it could be located in the source."""
 
     @property
     def location(self) -> str:

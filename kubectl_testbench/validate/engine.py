@@ -7,6 +7,8 @@ status dropped → metadata → schema (prunes nulls, applies defaults) → CEL 
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -22,7 +24,8 @@ from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
 from kubectl_testbench.sniff import file_mentions_group, looks_templated
 from kubectl_testbench.validate import rules as rule_table
-from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
+from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, FixKind, Severity
+from kubectl_testbench.validate.fixes import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
 
 NO_GATEWAY = "semantic/no-gateway"
@@ -90,9 +93,9 @@ def validate_source(source: Source, options: Options = Options()) -> FileResult:
     except SourceError as err:
         return _unreadable(source.path, err.rule, err.message)
     if options.only_testbench_files and looks_templated(data):
-        return _template_notice(source.path)
+        return template_notice(source.path)
     return validate_bytes(data, source.path, options, scanned=source.scanned,
-                          gateway_default=lambda: _defaults_name_gateway(source, options))
+                          gateway_default=lambda: defaults_name_gateway(source, options))
 
 
 def validate_bytes(data: bytes, path: str, options: Options = Options(), scanned: bool = False,
@@ -102,10 +105,15 @@ def validate_bytes(data: bytes, path: str, options: Options = Options(), scanned
         text = decode(data)
     except DecodeError as err:
         return _unreadable(path, err.rule, err.message, err.mark)
-    return validate_text(text, path, options, scanned=scanned, gateway_default=gateway_default)
+    result = validate_text(text, path, options, scanned=scanned, gateway_default=gateway_default)
+    if any(d.fix is not None and d.fix.edits for d in result.diagnostics):
+        from kubectl_testbench.validate.edits import with_byte_offsets
+
+        result.diagnostics = with_byte_offsets(result.diagnostics, text, data)
+    return result
 
 
-def _template_notice(path: str) -> FileResult:
+def template_notice(path: str) -> FileResult:
     result = FileResult(path)
     result.counts.files = 1
     _add(result, "input/template", path, (0, 0), (), "a Go/Helm template, not YAML: skipped",
@@ -113,7 +121,7 @@ def _template_notice(path: str) -> FileResult:
     return result
 
 
-def _defaults_name_gateway(source: Source, options: Options) -> bool:
+def defaults_name_gateway(source: Source, options: Options) -> bool:
     """The RenderDefaults that render would use for ``source`` names a default AI gateway (an unreadable or
     invalid file names none: render reports it)."""
     from kubectl_testbench.render.defaults_file import DefaultsError, discover, load_defaults
@@ -134,27 +142,34 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
     result = FileResult(path)
     result.counts.files = 1
     documents = 0
+    places = _Places(text)
     if looks_like_json(text):
-        documents = _json_stream(text, path, options, result)
+        documents = _json_stream(text, path, options, result, places, gateway_default)
     for index, chunk in enumerate(() if documents else split_documents(text)):
+        before = len(result.diagnostics)
         if chunk.bad_separator:
             _add(result, "yaml/document-separator", path, (chunk.start_line + 1, 4), (),
                  "invalid document separator: only a comment may follow '---' on its line",
-                 "put the document content on the next line")
-            continue
-        built = build(chunk.text, chunk.start_line, options.limits)
-        if built.error is not None:
-            err = built.error
-            _add(result, err.rule, path, err.mark, (), err.message, _syntax_hint(chunk.text, err, chunk.start_line))
-            continue
-        if built.ignored is not None:
-            _add(result, "yaml/after-document-end", path, built.ignored, (),
-                 "kubectl ignores everything after '...' up to the next '---' line: this content is dropped",
-                 "start the next document with a '---' line")
-        if built.empty:
-            continue
-        documents += 1
-        _document(built.data, built.remarks, path, index, chunk.start_line, result, options, gateway_default)
+                 "put the document content on the next line", fix=_separator_fix(chunk.text))
+        else:
+            built = build(chunk.text, chunk.start_line, options.limits)
+            if built.error is not None:
+                err = built.error
+                hint = _syntax_hint(chunk.text, err, chunk.start_line)
+                _add(result, err.rule, path, err.mark, (), err.message, hint,
+                     fix=_tab_fix(chunk.text) if hint.startswith("YAML does not allow tabs") else None)
+            else:
+                if built.ignored is not None:
+                    _add(result, "yaml/after-document-end", path, built.ignored, (),
+                         "kubectl ignores everything after '...' up to the next '---' line: this content is dropped",
+                         "start the next document with a '---' line")
+                if not built.empty:
+                    documents += 1
+                    _document(built.data, built.remarks, path, index, chunk.start_line, result, options,
+                              gateway_default)
+        if any(d.fix is not None and not d.fix.blocked for d in result.diagnostics[before:]):
+            result.diagnostics[before:] = places.resolve(result.diagnostics[before:], chunk.text,
+                                                         places.line_offset(chunk.start_line))
     if documents == 0 and not result.diagnostics and not scanned:
         _add(result, "input/empty", path, (0, 0), (), "no YAML documents in the input")
     if result.fatal:
@@ -165,21 +180,77 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
     return result
 
 
-def _json_stream(text: str, path: str, options: Options, result: FileResult) -> int:
+class _Places:
+    """Where each line of the file starts, computed only when a fix has to be placed."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts: list[int] | None = None
+        self.lines: Any = None
+
+    def line_offset(self, line: int) -> int:
+        """The offset of 0-based ``line`` (the lines split_documents counts)."""
+        if self.starts is None:
+            self.starts = [0]
+            for text_line in self.text.splitlines(keepends=True):
+                self.starts.append(self.starts[-1] + len(text_line))
+        return self.starts[line]
+
+    def resolve(self, diagnostics: list[Diagnostic], doc_text: str, doc_offset: int,
+                read: Callable[[str], Any] | None = None) -> list[Diagnostic]:
+        """Place the fixes of one document (``doc_text``, starting at ``doc_offset`` in the file); ``read``
+        builds its span tree (default: libyaml's reading of a YAML document)."""
+        from kubectl_testbench.validate.edits import resolve
+        from kubectl_testbench.validate.spans import LineIndex
+
+        if self.lines is None:
+            self.lines = LineIndex(self.text)
+        return resolve(diagnostics, doc_text, doc_offset, self.lines, read)
+
+
+def _separator_fix(doc_text: str) -> Fix | None:
+    """``--- {kind: X}`` -> ``---`` and the content on its own line: the same YAML, split as kubectl wants."""
+    import re
+
+    from kubectl_testbench.validate.diagnostics import Edit
+    from kubectl_testbench.validate.spans import line_break
+
+    match = re.match(r"---([ \t]+)(?=\S)", doc_text)
+    if match is None:
+        return None
+    return Fix(FixKind.SPLIT_SEPARATOR, (), None, "move the content after '---' to the next line",
+               (Edit(3, match.end(), line_break(doc_text)),))
+
+
+def _tab_fix(doc_text: str) -> Fix | None:
+    from kubectl_testbench.validate.diagnostics import Edit
+    from kubectl_testbench.validate.indentation import tab_indentation_edits
+
+    edits = tab_indentation_edits(doc_text)
+    if not edits:
+        return None
+    return Fix(FixKind.REINDENT, (), None, "indent with spaces instead of tabs",
+               tuple(Edit(s, e, t) for s, e, t in edits))
+
+
+def _json_stream(text: str, path: str, options: Options, result: FileResult, places: _Places,
+                 gateway_default: Callable[[], bool] | None = None) -> int:
     """A JSON stream (kubectl reads it with a JSON decoder): every value is a document. Returns their count
     (at least 1, so the YAML reader is not tried as well).
 
     The C decoder reads first; only when it cannot (or the documents have findings to place) is the file
-    read again with every node's position.
+    read again with every node's position. Fixes are placed from the JSON reader's own spans of the value
+    (libyaml's reading of JSON differs from Go's: surrogate escapes, duplicate fields, streams of values).
     """
     from kubectl_testbench.load.jsonread import read_fast, read_stream
+    from kubectl_testbench.validate.spans import json_span_tree
 
     fast = read_fast(text, options.limits)
     if fast is not None:
         trial = FileResult(path)
         for index, (data, start_line) in enumerate(fast):
             if data is not None:
-                _document(data, [], path, index, start_line, trial, options)
+                _document(data, [], path, index, start_line, trial, options, gateway_default)
         if not trial.diagnostics:
             _merge(result, trial)
             return max(len(fast), 1)
@@ -191,7 +262,11 @@ def _json_stream(text: str, path: str, options: Options, result: FileResult) -> 
             break
         if doc.data is None:
             continue
-        _document(doc.data, doc.remarks, path, index, doc.start_line, result, options)
+        before = len(result.diagnostics)
+        _document(doc.data, doc.remarks, path, index, doc.start_line, result, options, gateway_default)
+        if any(d.fix is not None and not d.fix.blocked for d in result.diagnostics[before:]):
+            result.diagnostics[before:] = places.resolve(result.diagnostics[before:], text, 0,
+                                                         functools.partial(json_span_tree, start=doc.start))
     return max(documents, 1)
 
 
@@ -234,9 +309,9 @@ def _unreadable(path: str, rule: str, message: str, mark: tuple[int, int] = (0, 
 
 
 def _add(result: FileResult, rule: str, path: str, mark: tuple[int, int], fpath: Path, message: str,
-         hint: str = "", obj: str = "") -> None:
+         hint: str = "", obj: str = "", fix: Fix | None = None) -> None:
     result.diagnostics.append(Diagnostic(rule, rule_table.severity(rule), message, path, mark[0], mark[1],
-                                         field_path(fpath), hint, obj))
+                                         field_path(fpath), hint, obj, fix))
 
 
 def _document(data: Any, remarks: list[Remark], path: str, index: int, start_line: int, result: FileResult,
@@ -250,11 +325,21 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
                  found.hint)
             result.counts.invalid += 1
             continue
+        before = len(result.diagnostics)
         _object(found.data, found.remarks, path, index, start_line, result, options, gateway_default)
+        if found.at:  # an item of a list: findings are about the item, its fixes edit the document
+            result.diagnostics[before:] = [_fix_within(d, found.at) for d in result.diagnostics[before:]]
     if isinstance(data, dict) and "items" in data:
         for remark in remarks:  # findings in the list itself, outside its items
             if not (len(remark.path) >= 2 and remark.path[0] == "items" and isinstance(remark.path[1], int)):
                 _add(result, remark.rule, path, remark.mark, remark.path, remark.message, _remark_hint(remark))
+
+
+def _fix_within(d: Diagnostic, at: Path) -> Diagnostic:
+    """``d`` with its fix's path starting at the document rather than at the list item at ``at``."""
+    if d.fix is None or d.fix.edits:
+        return d
+    return dataclasses.replace(d, fix=dataclasses.replace(d.fix, path=(*at, *d.fix.path)))
 
 
 def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, start_line: int,
@@ -359,17 +444,22 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     obj = _object_ref(doc)
     out: list[Diagnostic] = []
 
-    def add(rule: str, fpath: Path, message: str, hint: str = "", key: bool = False) -> None:
-        out.append(_diag(rule, doc, fpath, file, message, hint, key, obj))
+    def add(rule: str, fpath: Path, message: str, hint: str = "", key: bool = False, fix: Fix | None = None) -> None:
+        out.append(_diag(rule, doc, fpath, file, message, hint, key, obj, fix))
 
     validator = experiment_validator()
     schema_errors: list[SchemaError] = []
     if "status" in doc:
         add("semantic/status-ignored", ("status",), "status is discarded by the API server on create; "
-            "the operator or the cluster sets it", "remove the status section from the file", key=True)
+            "the operator or the cluster sets it", "remove the status section from the file", key=True,
+            fix=Fix(FixKind.DELETE, ("status",), None, "remove status"))
         for err in validator.unknown_fields("status", doc["status"]):  # strict decoding sees status first
-            add(err.rule, err.path, err.message, err.hint, err.key)
+            add(err.rule, err.path, err.message, err.hint, err.key)  # no fix: removing status fixes them all
         del doc["status"]
+    from kubectl_testbench.validate.nulls import null_metadata_fields
+
+    for rule, fpath, message, hint, fix in null_metadata_fields(doc):
+        add(rule, fpath, message, hint, key=True, fix=fix)
 
     schema_errors.extend(check_metadata(doc.get("metadata")))
     errors, targets = validator.validate(doc)
@@ -381,9 +471,13 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
         if merged is not None and remark.rule == "yaml/yaml11-boolean":
             merged.hint = f'{remark.text} is a YAML 1.1 boolean for Kubernetes: write "{remark.text}" in quotes'
             continue
-        add(remark.rule, remark.path, remark.message, _remark_hint(remark), key=remark.rule == "yaml/duplicate-key")
+        add(remark.rule, remark.path, remark.message, _remark_hint(remark), key=remark.rule == "yaml/duplicate-key",
+            fix=_remark_fix(remark))
     for err in schema_errors:
-        add(err.rule, err.path, err.message, err.hint, err.key)
+        hint = err.hint
+        if err.rule == "schema/unknown-field" and err.path in EARLIER_SHAPE_FIELDS:
+            hint = MIGRATE_HINT
+        add(err.rule, err.path, err.message, hint, err.key, err.fix)
 
     if any(e.rule in BLOCKING for e in schema_errors):
         if targets:
@@ -479,14 +573,32 @@ def _run_semantic(doc: dict[str, Any], schema_errors: list[SchemaError], add: An
 
     bad = [e.path for e in schema_errors]
 
-    def report(rule: str, fpath: Path, message: str, hint: str) -> None:
+    def report(rule: str, fpath: Path, message: str, hint: str, fix: Fix | None = None) -> None:
         for p in bad:
             n = min(len(p), len(fpath))
             if p[:n] == fpath[:n]:
                 return
-        add(rule, fpath, message, hint)
+        add(rule, fpath, message, hint, fix=fix)
 
     run_checks(doc, report, bad)
+
+
+def _remark_fix(remark: Remark) -> Fix | None:
+    """YAML 1.1 readings that have one certain spelling, by what the schema wants at that field:
+    ``1:30`` in a string field is quoted (Kubernetes reads a string, YAML 1.1 tools a number); ``yes`` in a
+    boolean field becomes ``true`` (what Kubernetes reads, now also for YAML 1.2 tools)."""
+    if remark.rule not in ("yaml/sexagesimal", "yaml/yaml11-boolean"):
+        return None
+    from kubectl_testbench.load.scalars import resolve_plain
+    from kubectl_testbench.validate.crdschema import schema_type_at
+
+    wanted = schema_type_at(remark.path)
+    if remark.rule == "yaml/sexagesimal" and wanted == "string":
+        return Fix(FixKind.QUOTE, remark.path, None, "quote the value as written")
+    if remark.rule == "yaml/yaml11-boolean" and wanted == "boolean":
+        value = resolve_plain(remark.text)[0]
+        return Fix(FixKind.REPLACE, remark.path, value, f"write {'true' if value else 'false'}")
+    return None
 
 
 def _remark_hint(remark: Remark) -> str:
@@ -496,9 +608,10 @@ def _remark_hint(remark: Remark) -> str:
 
 
 def _diag(rule: str, doc: Any, fpath: Path, file: str, message: str, hint: str = "", key: bool = False,
-          obj: str = "") -> Diagnostic:
+          obj: str = "", fix: Fix | None = None) -> Diagnostic:
     mark = locate(doc, fpath, key=key) or (0, 0)
-    return Diagnostic(rule, rule_table.severity(rule), message, file, mark[0], mark[1], field_path(fpath), hint, obj)
+    return Diagnostic(rule, rule_table.severity(rule), message, file, mark[0], mark[1], field_path(fpath), hint, obj,
+                      fix)
 
 
 def _object_ref(doc: dict[str, Any]) -> str:

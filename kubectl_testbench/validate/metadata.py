@@ -6,6 +6,9 @@ Decoding follows metav1.ObjectMeta's JSON shape with strict field validation (un
 generateName, namespace, labels, annotations (keys checked lower-cased), owner references, finalizers and
 managed fields. The create path sets generation, uid and creationTimestamp itself, so only their types
 matter; a resourceVersion makes the create fail.
+
+Two findings have a safe fix (``kubectl testbench fix``): a field name that is a slip of exactly one known
+field is renamed, and a plain number or boolean where ObjectMeta wants a string is quoted as written.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from kubectl_testbench.k8snames import (
     qualified_name_error,
 )
 from kubectl_testbench.load.positions import MapKey, Path
+from kubectl_testbench.validate.diagnostics import Fix, FixKind
+from kubectl_testbench.validate.fixes import rename_fix
 from kubectl_testbench.validate.schema import SchemaError, show
 
 ANNOTATIONS_MAX_BYTES = 256 * 1024
@@ -72,7 +77,7 @@ def _decode(meta: dict[str, Any]) -> Iterator[SchemaError]:
         at = (*META, key)
         if key not in _KNOWN:
             yield SchemaError(at, "metadata/unknown-field", f'unknown field "metadata.{key}"', key=True,
-                              hint=_case_hint(key, _KNOWN))
+                              hint=_case_hint(key, _KNOWN), fix=rename_fix(META, key, sorted(_KNOWN), meta))
         elif value is None:
             continue  # null is "unset" for every ObjectMeta field
         elif key in _STRING:
@@ -92,7 +97,7 @@ def _decode(meta: dict[str, Any]) -> Iterator[SchemaError]:
                 if v is not None and not isinstance(v, str):
                     yield SchemaError((*at, MapKey(k)), "metadata/type",
                                       f"Invalid value: {show(v)}: {key[:-1]} {k} must be a string",
-                                      hint="quote the value")
+                                      hint="quote the value", fix=_quote_fix((*at, MapKey(k)), v))
         elif key == "finalizers":
             if not isinstance(value, list):
                 yield SchemaError(at, "metadata/type", f"Invalid value: {show(value)}: finalizers must be a list "
@@ -101,7 +106,7 @@ def _decode(meta: dict[str, Any]) -> Iterator[SchemaError]:
             for i, item in enumerate(value):
                 if item is not None and not isinstance(item, str):
                     yield SchemaError((*at, i), "metadata/type", f"Invalid value: {show(item)}: a finalizer must "
-                                      "be a string")
+                                      "be a string", fix=_quote_fix((*at, i), item))
         else:  # ownerReferences, managedFields: lists of objects with known fields
             yield from _decode_entries(key, at, value)
 
@@ -122,7 +127,8 @@ def _decode_entries(key: str, at: Path, value: Any) -> Iterator[SchemaError]:
             where = (*at, i, field)
             if field not in known:
                 yield SchemaError(where, "metadata/unknown-field", f'unknown field "metadata.{key}[{i}].{field}"',
-                                  key=True, hint=_case_hint(field, known))
+                                  key=True, hint=_case_hint(field, known),
+                                  fix=rename_fix((*at, i), field, sorted(known), entry))
             elif item is None or field == "fieldsV1":
                 continue
             elif field in strings:
@@ -137,7 +143,32 @@ def _decode_entries(key: str, at: Path, value: Any) -> Iterator[SchemaError]:
 def _expect_string(at: Path, value: Any) -> Iterator[SchemaError]:
     if not isinstance(value, str):
         yield SchemaError(at, "metadata/type", f"Invalid value: {show(value)}: {_dotted(at)} must be a string",
-                          hint="quote the value")
+                          hint="quote the value", fix=_quote_fix(at, value))
+
+
+def _quote_fix(at: Path, value: Any) -> Fix | None:
+    """A plain number or boolean where ObjectMeta wants a string (``namespace: no``) is quoted as written."""
+    if isinstance(value, (bool, int, float)):
+        return Fix(FixKind.QUOTE, at, None, "quote the value as written")
+    return None
+
+
+def metadata_type_at(path: Path) -> str | None:
+    """The JSON type ObjectMeta decodes at ``path`` (``metadata``, ...) where it is certain: "string" for the
+    string fields, label and annotation values, finalizers and the string fields of owner references and
+    managed fields; "boolean" for an owner reference's flags. Timestamps are strings with a format of their
+    own, so None, like every other place."""
+    rest = path[1:]
+    if len(rest) == 1:
+        return "string" if rest[0] in _STRING else None
+    if len(rest) == 2 and rest[0] in ("labels", "annotations"):
+        return "string"
+    if len(rest) == 2 and rest[0] == "finalizers" and isinstance(rest[1], int):
+        return "string"
+    if len(rest) == 3 and isinstance(rest[1], int) and rest[0] in ("ownerReferences", "managedFields"):
+        strings, bools = (_OWNER_STRINGS, _OWNER_BOOLS) if rest[0] == "ownerReferences" else (_MANAGED_STRINGS, ())
+        return "string" if rest[2] in strings else "boolean" if rest[2] in bools else None
+    return None
 
 
 def _expect_time(at: Path, value: Any) -> Iterator[SchemaError]:

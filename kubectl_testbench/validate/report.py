@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from kubectl_testbench import __version__
 from kubectl_testbench.safe_text import display_path, escape_controls
-from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
+from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, Severity
 from kubectl_testbench.validate.rules import RuleInfo
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
@@ -117,8 +117,11 @@ def one_line_message(d: Diagnostic) -> str:
 
 
 def as_dict(d: Diagnostic) -> dict[str, object]:
-    return {"rule": d.rule, "severity": d.severity.value, "message": d.message, "file": d.file, "line": d.line,
-            "column": d.col, "path": d.path, "hint": d.hint, "object": d.object}
+    out: dict[str, object] = {"rule": d.rule, "severity": d.severity.value, "message": d.message, "file": d.file,
+                              "line": d.line, "column": d.col, "path": d.path, "hint": d.hint, "object": d.object}
+    if d.fix is not None and d.fix.edits:
+        out["fix"] = fix_dict(d.fix)
+    return out
 
 
 def json_report(diagnostics: list[Diagnostic], counts: Counts) -> str:
@@ -290,6 +293,8 @@ def sarif_result(d: Diagnostic, root: str | None, lines: _SourceLines, fingerpri
     }
     if rule_index is not None:
         result["ruleIndex"] = rule_index
+    if d.fix is not None and d.fix.edits:
+        result["fixes"] = [sarif_fix(d.fix, artifact)]
     return result
 
 
@@ -407,3 +412,31 @@ def junit_report(diagnostics: list[Diagnostic], checked: list[tuple[str, str, in
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<testsuites name="kubectl-testbench validate" tests="{tests}" failures="{failures}" '
             f'errors="{errors}" skipped="0" time="0">\n' + "".join(suites) + "</testsuites>\n")
+
+
+# --- fixes -------------------------------------------------------------------------------------------------
+
+
+def fix_dict(fix: Fix) -> dict[str, object]:
+    """A fix in ``-o json``: what it does, and its replacements by character and byte offset and by line."""
+    from kubectl_testbench.load.positions import field_path
+
+    edits = [{"start": e.start, "end": e.end, "byteOffset": e.byte_start, "byteLength": e.byte_end - e.byte_start,
+              "startLine": e.start_line, "startColumn": e.start_col, "endLine": e.end_line, "endColumn": e.end_col,
+              "text": e.text} for e in fix.edits]
+    return {"kind": fix.kind.value, "path": field_path(fix.path), "value": fix.value, "title": fix.title,
+            "edits": edits}
+
+
+def sarif_fix(fix: Fix, artifact: dict[str, str]) -> dict[str, object]:
+    """A SARIF ``fix``: one artifactChange whose replacements carry the deleted region by line/column and, when
+    the bytes are known, by byte offset (both describe the same range, as SARIF 3.30 allows)."""
+    replacements = []
+    for e in fix.edits:
+        region: dict[str, int] = {"startLine": e.start_line, "startColumn": e.start_col, "endLine": e.end_line,
+                                  "endColumn": e.end_col}
+        if e.byte_start >= 0:
+            region.update(byteOffset=e.byte_start, byteLength=e.byte_end - e.byte_start)
+        replacements.append({"deletedRegion": region, "insertedContent": {"text": e.text}})
+    return {"description": {"text": escape_controls(fix.title or fix.kind.value)},
+            "artifactChanges": [{"artifactLocation": artifact, "replacements": replacements}]}

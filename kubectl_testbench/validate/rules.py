@@ -17,6 +17,8 @@ class RuleInfo:
     id: str
     severity: Severity
     summary: str
+    fix: str = ""
+    """What ``kubectl testbench fix`` does about it, and when (empty: no safe fix)."""
 
 
 _TABLE: list[tuple[str, Severity, str]] = [
@@ -79,6 +81,7 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("metadata/annotations", E, "An annotation key is invalid or the annotations are too large."),
     ("metadata/unknown-field", E, "metadata holds a field ObjectMeta does not have."),
     ("metadata/type", E, "A metadata field has the wrong type."),
+    ("metadata/null-field", N, "A metadata field is null (creationTimestamp: null); the API server drops it."),
     ("metadata/timestamp", E, "A metadata timestamp is not an RFC 3339 date-time; the server cannot decode it."),
     ("metadata/owner-references", E, "An owner reference lacks apiVersion, kind, name or uid, or several are "
      "controllers."),
@@ -124,6 +127,7 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("semantic/metric-reference", W, "A metric needs reference data the step does not provide: it gets no score."),
     ("semantic/threshold-without-metrics", W, "A threshold is set but no step has metrics to apply it to."),
     ("semantic/no-metrics", W, "A step has no metrics: it will be run but not scored."),
+    ("semantic/tool-call-args", N, "A tool call has no args; the operator omits them, the run phase requires them."),
     ("semantic/object-required", E, "args, parameters or customValues is not an object; the run phase's models "
      "reject the dataset."),
     ("semantic/no-gateway", W, "No AI gateway (aiGatewayRef or a defaults-file gateway): the judge gets no key and "
@@ -137,14 +141,40 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("semantic/expression-text", N, "Text contains '{{', a Testkube expression opener; render escapes it."),
 ]
 
-RULES: dict[str, RuleInfo] = {rid: RuleInfo(rid, sev, summary) for rid, sev, summary in _TABLE}
+FIXES: dict[str, str] = {
+    "yaml/document-separator": "Moves the content after '---' to the next line.",
+    "yaml/syntax": "Tab indentation: re-indents with spaces when the tabbed lines can only be children of the "
+                   "line above them.",
+    "yaml/yaml11-boolean": "In a boolean field, writes true/false for yes/no/on/off (what Kubernetes reads). In a "
+                           "string field the finding is schema/type, whose fix quotes the word.",
+    "yaml/sexagesimal": "In a string field, quotes the value as written (\"1:30\").",
+    "schema/type": "A plain number or YAML 1.1 boolean/octal in a string field is quoted as written (yes, 0777, "
+                   "n); a number written as a string in a number field is unquoted (\"0.8\" -> 0.8). "
+                   "Never in free-form fields.",
+    "schema/enum": "Corrects the case when exactly one allowed value matches ignoring case (allow -> Allow).",
+    "schema/unknown-field": "Renames the key when exactly one known field matches it ignoring case or is 1-2 edits "
+                            "away, and that field is not set already (datset -> dataset).",
+    "metadata/unknown-field": "Renames the key when it is a slip of exactly one ObjectMeta field (or owner "
+                              "reference / managedFields field) that is not set.",
+    "metadata/type": "Quotes a plain number or boolean in a string field (namespace: no, a label value, a "
+                     "finalizer).",
+    "metadata/null-field": "Removes the null field.",
+    "semantic/status-ignored": "Removes status.",
+    "semantic/tool-call-args": "Adds args: {}.",
+    "semantic/unknown-metric": "Corrects the case when exactly one metric that scores (the generated metric table) "
+                               "matches ignoring case (toolcallaccuracy -> ToolCallAccuracy).",
+}
+"""Rules with a safe fix (``kubectl testbench fix``), and what it does. The fix itself sits next to the rule."""
+
+RULES: dict[str, RuleInfo] = {rid: RuleInfo(rid, sev, summary, FIXES.get(rid, "")) for rid, sev, summary in _TABLE}
 
 
 def markdown() -> str:
     """docs/rules.md: every rule with its severity and meaning (SARIF's helpUri points here)."""
     lines = ["# Rules", "", "Every finding carries one of these stable rule ids. Severities are the defaults: "
              "errors fail `validate`, warnings fail it with `--strict`, information never does. "
-             "`kubectl testbench validate --list-rules` prints the same table.", ""]
+             "`kubectl testbench validate --list-rules` prints the same table. Rules marked *fixable* have a "
+             "safe fix that `kubectl testbench fix` applies and `validate -o json|sarif` reports.", ""]
     group = ""
     for rule in RULES.values():
         prefix = rule.id.split("/", 1)[0]
@@ -152,6 +182,8 @@ def markdown() -> str:
             group = prefix
             lines += [f"## {prefix}", ""]
         lines += [f"### {rule.id}", "", f"*{rule.severity.value}* — {rule.summary}", ""]
+        if rule.fix:
+            lines += [f"*fixable* — {rule.fix}", ""]
     return "\n".join(lines)
 
 

@@ -21,6 +21,8 @@ from datetime import datetime
 from typing import Any
 
 from kubectl_testbench.load.positions import MapKey, Path, PathSegment
+from kubectl_testbench.validate.diagnostics import Fix, FixKind
+from kubectl_testbench.validate.fixes import NUMBER_TEXT, rename_fix
 
 Schema = dict[str, Any]
 
@@ -37,6 +39,7 @@ class SchemaError:
     hint: str = ""
     key: bool = False
     """The position of the key, not of the value, is the best place to point (unknown fields)."""
+    fix: Fix | None = None
 
 
 @dataclass(slots=True)
@@ -147,18 +150,21 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
             return
     elif t is not None and not _is_type(value, t):
         errors.append(SchemaError(path, "schema/type", f"Invalid value: {show(value)}: must be of type {t}",
-                                  hint=_type_hint(value, t)))
+                                  hint=_type_hint(value, t), fix=_type_fix(value, t, path)))
         _pruned(node, value, path, errors)
         return
     if node.enum is not None and value not in node.enum:
         allowed = ", ".join(json.dumps(v) for v in node.enum)
         hint = ""
+        fix = None
         if isinstance(value, str):
             close = [v for v in node.enum if isinstance(v, str) and v.lower() == value.lower()]
             if close:
                 hint = f'did you mean "{close[0]}"? Values are case-sensitive'
+            fix = Fix(FixKind.REPLACE, path, close[0], f'write "{close[0]}"') if len(close) == 1 else \
+                Fix(FixKind.REPLACE, path, None, blocked="no allowed value matches it ignoring case")
         errors.append(SchemaError(path, "schema/enum", f"Unsupported value: {show(value)}: supported values: {allowed}",
-                                  hint=hint))
+                                  hint=hint, fix=fix))
     if isinstance(value, dict):
         _check_object(node, value, path, errors, targets, skip)
     elif isinstance(value, list):
@@ -234,7 +240,8 @@ def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[S
                 else:
                     message = f'unknown field "{_dotted(path, key)}"'
                     errors.append(SchemaError((*path, key), "schema/unknown-field", message,
-                                              hint=_suggest(key, props), key=True))
+                                              hint=_suggest(key, props), key=True,
+                                              fix=_rename_fix(key, props, value, path)))
                 continue
             if item is None and not child.nullable:
                 del value[key]  # the API server prunes nulls of non-nullable fields
@@ -360,6 +367,29 @@ def _type_hint(value: Any, expected: str) -> str:
     if expected == "object" and isinstance(value, str) and ":" in value:
         return "put a space after the colon (key: value)"
     return ""
+
+
+def _type_fix(value: Any, expected: str, path: Path) -> Fix | None:
+    """A plain number or boolean in a string field is quoted as written (``yes``, ``0777``, ``1.10``); a number
+    written as a string in a number field is unquoted. Never the other way round: a quoted ``"yes"`` in a
+    boolean field stays an error, since what the user meant is not certain."""
+    if expected == "string" and isinstance(value, (bool, int, float)):
+        return Fix(FixKind.QUOTE, path, None, "quote the value as written")
+    if expected in ("number", "integer") and isinstance(value, str):
+        if not NUMBER_TEXT.fullmatch(value):
+            return Fix(FixKind.REPLACE, path, None, blocked=f"{show(value)} is not a number as JSON writes it")
+        number = float(value)
+        if expected == "integer" and not number.is_integer():
+            return None
+        if number != number or number in (float("inf"), float("-inf")):
+            return None
+        return Fix(FixKind.REPLACE, path, int(number) if number.is_integer() else number, f"write the number {value}")
+    return None
+
+
+def _rename_fix(key: str, props: dict[str, _Node] | None, obj: dict[str, Any], path: Path) -> Fix:
+    """Rename a key that is a slip of exactly one known field (case, or 1–2 edits) when that field is not set."""
+    return rename_fix(path, key, props or (), obj)
 
 
 def _is_datetime(value: str) -> bool:

@@ -17,11 +17,12 @@ from kubectl_testbench.k8snames import dns1123_label_error, dns1123_subdomain_er
 from kubectl_testbench.load.positions import Path
 from kubectl_testbench.render import naming
 from kubectl_testbench.validate.cron import cron_error
+from kubectl_testbench.validate.diagnostics import Fix, FixKind
 from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES, PHASE_PACKAGE, UNSCORABLE, alternative
 from kubectl_testbench.validate.schema import show
 
-Report = Callable[[str, Path, str, str], None]
-"""report(rule, path, message, hint)."""
+Report = Callable[..., None]
+"""report(rule, path, message, hint, fix=None)."""
 Check = Callable[[dict[str, Any], Report], None]
 
 CONFIGMAP_LIMIT = 1024 * 1024
@@ -259,13 +260,28 @@ def _metric(name: str, reference: dict[str, Any], at: Path, step_path: Path, rep
             close = difflib.get_close_matches(name, list(NEEDS), n=1, cutoff=0.6)
             hint = (f'did you mean "{close[0]}"?' if close else
                     f'use "{alternative(reference)}"; kubectl testbench explain metrics lists the others')
-        report("semantic/unknown-metric", at, f'"{name}" is not a metric the evaluate phase knows', hint)
+        report("semantic/unknown-metric", at, f'"{name}" is not a metric the evaluate phase knows', hint,
+               _metric_case_fix(name, at))
         return
     missing = [field for field in NEEDS[name] if not reference.get(field)]
     if missing:
         wanted = " and ".join(f"reference.{m}" for m in missing)
         report("semantic/metric-reference", at, f"{name} needs {wanted}, which this step does not provide, so it "
                "gets no score", f'add {wanted} to the step, or use "{alternative(reference)}"')
+
+
+def _metric_case_fix(name: str, at: Path) -> Fix | None:
+    """``toolcallaccuracy`` -> ``ToolCallAccuracy``: a case slip of exactly one metric the generated table says
+    scores. A case match with a metric that never scores is no fix (the finding would only change rule)."""
+    scorable = [metric for metric in NEEDS if metric.lower() == name.lower()]
+    if len(scorable) == 1:
+        return Fix(FixKind.REPLACE, at, scorable[0], f'write "{scorable[0]}"')
+    if len(scorable) > 1:
+        return Fix(FixKind.REPLACE, at, None, blocked=f"several metrics match ignoring case: {', '.join(scorable)}")
+    unscorable = [metric for metric in UNSCORABLE if metric.lower() == name.lower()]
+    if unscorable:
+        return Fix(FixKind.REPLACE, at, None, blocked=f"{unscorable[0]} never scores with {PHASE_PACKAGE}")
+    return None
 
 
 # --- what the run phase's models accept ----------------------------------------------------------------------
@@ -306,6 +322,24 @@ def _json_kind(value: Any) -> str:
     if isinstance(value, (int, float)):
         return "a number"
     return "a list" if isinstance(value, list) else "a string"
+
+
+@check("semantic/tool-call-args", reads=("spec", "dataset", "inline"))
+def tool_call_args(doc: dict[str, Any], report: Report) -> None:
+    """A tool call without args: upstream's operator leaves them out of experiment.json, where the run phase
+    requires them (render writes ``args: {}``)."""
+    inline = _dataset_inline(doc)
+    if inline is None:
+        return
+    for si, scenario in enumerate(_list(inline.get("scenarios"))):
+        for ti, step in enumerate(_list(_dict(scenario).get("steps"))):
+            calls = _dict(_dict(step).get("reference")).get("toolCalls")
+            for ci, call in enumerate(_list(calls)):
+                if isinstance(call, dict) and call and "args" not in call:
+                    at: Path = ("spec", "dataset", "inline", "scenarios", si, "steps", ti, "reference", "toolCalls", ci)
+                    report("semantic/tool-call-args", at, "the tool call has no args: the operator leaves them out "
+                           "of experiment.json and the run phase requires them", "write args: {} for a call "
+                           "without arguments", Fix(FixKind.INSERT, (*at, "args"), {}, "add args: {}"))
 
 
 # --- env -------------------------------------------------------------------------------------------

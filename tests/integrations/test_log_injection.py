@@ -175,6 +175,23 @@ def test_render_stdout_and_check_diff_carry_no_forged_command(tmp_path: Path) ->
     assert_safe(check.stderr.decode(), 0, "render --check stderr")
 
 
+def test_fix_summary_and_diff_carry_no_forged_command(hostile: Path) -> None:
+    """fix prints file names, findings left, blocked reasons and (--diff) lines of the files themselves."""
+    text = (EXAMPLES / "experiments" / "weather-inline.yaml").read_text() + (
+        "  schedule:\n    cron: 0 3 * * *\n    timezone: |-\n      ::error file=x::forged in a block scalar\n"
+        "        ::stop-commands::tok\n  trigger:\n    enabled: true\n    concurrencyPolicy: allow\n")
+    (hostile / "exps" / "fixable::error::x.yaml").write_text(text)
+    for args in (("--diff",), ("--check",), ()):
+        proc = run_process("fix", *args, "exps", cwd=hostile)
+        assert proc.returncode in (1, 2), proc.stderr
+        out, err = proc.stdout.decode(), proc.stderr.decode()
+        if args == ("--diff",):
+            assert "+    concurrencyPolicy: Allow\n" in out and "stop-commands::tok" in out  # a context line
+        assert_safe(out, 0, f"fix {' '.join(args)} stdout")
+        assert_safe(err, 0, f"fix {' '.join(args)} stderr")
+        assert "fixable::error::x.yaml" in err
+
+
 def test_argocd_and_krm_messages_carry_no_forged_command(tmp_path: Path) -> None:
     bin_dir = console_script(tmp_path / "bin")
     app = tmp_path / "app"

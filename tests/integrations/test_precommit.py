@@ -1,31 +1,20 @@
-"""The pre-commit hooks, installed and run by pre-commit itself (``pre-commit try-repo`` on this checkout).
-
-pre-commit builds a virtualenv and pip-installs this repository into it (from PyPI for the dependencies),
-exactly as a user's ``pre-commit install`` would. When that environment cannot be built (no network,
-no pip), the test is skipped with pre-commit's own error.
-"""
+"""The pre-commit hooks, installed and run by pre-commit itself on this checkout (tests/integrations/precommit.py
+builds the hook repository and the user's repository; the fix hook has its own file)."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
 import yaml
 
-from tests.conftest import EXAMPLES, ROOT, run_cli, run_process
-
-HOOKS = ROOT / ".pre-commit-hooks.yaml"
-HELM_TEMPLATE = "{{- if .Values.enabled }}\napiVersion: apps/v1\nkind: Deployment\n{{- end }}\n"
+from tests.conftest import EXAMPLES, run_cli, run_process
+from tests.integrations.precommit import HELM_TEMPLATE, HOOKS, HooksRepo, commit, git, run_hook, work_repo
 
 
 def test_hooks_file_declares_both_hooks_as_python_hooks() -> None:
     hooks = {h["id"]: h for h in yaml.safe_load(HOOKS.read_text())}
-    assert set(hooks) == {"testbench-validate", "testbench-render-check"}
+    assert set(hooks) == {"testbench-validate", "testbench-render-check", "testbench-fix"}
     validate, check = hooks["testbench-validate"], hooks["testbench-render-check"]
     assert validate["entry"] == "kubectl-testbench validate --only-testbench-files"
     assert validate["language"] == check["language"] == "python"
@@ -51,80 +40,6 @@ def test_only_testbench_files_skips_foreign_yaml_without_reading_it(tmp_path: Pa
     assert run_cli("validate", "--only-testbench-files", str(utf16)).exit_code == 1
 
 
-def _pre_commit() -> list[str]:
-    try:
-        import pre_commit  # noqa: F401
-    except ImportError:
-        pytest.skip("pre-commit is not installed (pip install '.[test]')")
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed")
-    return [sys.executable, "-m", "pre_commit"]
-
-
-def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
-
-
-GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.com", "PRE_COMMIT_COLOR": "never"}
-
-
-@pytest.fixture(scope="module")
-def hooks_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict[str, str]]:
-    """This checkout as a hook repository at one commit (what ``pre-commit try-repo`` makes), with one
-    pre-commit cache for the module, so the hook environment is built once."""
-    pre_commit = _pre_commit()
-    base = tmp_path_factory.mktemp("pre-commit")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_", "VIRTUAL_ENV"))}
-    env.update(GIT_ENV, PRE_COMMIT_HOME=str(base / "cache"))
-    repo = base / "kubectl-testbench"
-    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
-                            text=True, check=True).stdout.splitlines()
-    for name in listed:
-        source = ROOT / name
-        if source.is_file():
-            (repo / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, repo / name)
-    _git(repo, "init", "-q")
-    subprocess.run(["git", "add", "-A"], cwd=repo, env=env, check=True, capture_output=True)
-    subprocess.run(["git", "commit", "-qm", "hooks"], cwd=repo, env=env, check=True, capture_output=True)
-    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True,
-                         check=True).stdout.strip()
-    env["_PRE_COMMIT_CMD"] = " ".join(pre_commit)
-    return repo, rev, env
-
-
-def _work_repo(tmp_path: Path, hooks: tuple[Path, str, dict[str, str]], config: list[dict[str, object]]) -> Path:
-    repo, rev, env = hooks
-    work = tmp_path / "work"
-    work.mkdir()
-    subprocess.run(["git", "init", "-q"], cwd=work, env=env, check=True)
-    (work / ".pre-commit-config.yaml").write_text(yaml.safe_dump(
-        {"repos": [{"repo": str(repo), "rev": rev, "hooks": config}]}, sort_keys=False))
-    return work
-
-
-def _run(work: Path, hooks: tuple[Path, str, dict[str, str]], hook: str, *args: str,
-         tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    _, _, env = hooks
-    subprocess.run(["git", "add", "-A"], cwd=work, env=env, check=True, capture_output=True)
-    proc = subprocess.run([*env["_PRE_COMMIT_CMD"].split(), "run", hook, "--color", "never", *args], cwd=work,
-                          env=env, capture_output=True, text=True, timeout=900, check=False)
-    output = proc.stdout + proc.stderr
-    if "An unexpected error has occurred" in output and "Installing environment" in output:
-        log = Path(env["PRE_COMMIT_HOME"]) / "pre-commit.log"
-        detail = log.read_text()[-1500:] if log.exists() else output[-1500:]
-        pytest.skip(f"pre-commit could not build the hook environment (offline?): {detail}")
-    return proc
-
-
-def _commit(work: Path, hooks: tuple[Path, str, dict[str, str]]) -> None:
-    env = hooks[2]
-    subprocess.run(["git", "add", "-A"], cwd=work, env=env, check=True, capture_output=True)
-    subprocess.run(["git", "commit", "-qm", "state", "--no-verify"], cwd=work, env=env, check=True,
-                   capture_output=True)
-
-
 VALID = (EXAMPLES / "experiments" / "weather-inline.yaml").read_text()
 HELM_EXPERIMENT = VALID.replace("name: weather-agent-smoke", "name: {{ .Release.Name }}-smoke").replace(
     "namespace: testkube", "namespace: {{ .Release.Namespace }}")
@@ -139,20 +54,16 @@ FOREIGN = {
 
 
 def test_validate_hook_passes_foreign_yaml_and_notes_helm_templates_of_experiments(
-        tmp_path: Path, hooks_repo: tuple[Path, str, dict[str, str]]) -> None:
-    work = _work_repo(tmp_path, hooks_repo, [{"id": "testbench-validate"}])
-    (work / "experiments").mkdir()
-    (work / "experiments" / "valid.yaml").write_text(VALID)
-    for name, text in FOREIGN.items():
-        (work / name).parent.mkdir(parents=True, exist_ok=True)
-        (work / name).write_text(text)
-    passed = _run(work, hooks_repo, "testbench-validate", "--all-files", tmp_path=tmp_path)
+        tmp_path: Path, hooks_repo: HooksRepo) -> None:
+    work = work_repo(tmp_path, hooks_repo, [{"id": "testbench-validate"}],
+                     {"experiments/valid.yaml": VALID, **FOREIGN})
+    passed = run_hook(work, hooks_repo, "testbench-validate", "--all-files")
     assert passed.returncode == 0, passed.stdout
     assert re.search(r"validate Testbench Experiments\.+Passed", passed.stdout)
     (work / "experiments" / "invalid.yaml").write_text(
         VALID.replace("weather-agent-smoke", "weather-agent-broken").replace("defaultThreshold: 0.9",
                                                                              "defaultThreshold: 1.5"))
-    failed = _run(work, hooks_repo, "testbench-validate", "--all-files", "--verbose", tmp_path=tmp_path)
+    failed = run_hook(work, hooks_repo, "testbench-validate", "--all-files", "--verbose")
     assert failed.returncode == 1
     assert "- hook id: testbench-validate\n" in failed.stdout and "- exit code: 1\n" in failed.stdout
     assert ("experiments/invalid.yaml:24:25: error[schema/maximum] spec.dataset.inline.defaultThreshold: "
@@ -163,40 +74,37 @@ def test_validate_hook_passes_foreign_yaml_and_notes_helm_templates_of_experimen
 
 
 def test_render_check_ignores_foreign_yaml_and_catches_every_kind_of_drift(
-        tmp_path: Path, hooks_repo: tuple[Path, str, dict[str, str]]) -> None:
-    work = _work_repo(tmp_path, hooks_repo, [{"id": "testbench-render-check"}])  # the hook's default args
-    (work / "experiments").mkdir()
-    (work / "experiments" / "weather.yaml").write_text(VALID)
-    (work / "experiments" / "rag.yaml").write_text((EXAMPLES / "experiments" / "rag-s3-nightly.yaml").read_text())
-    for name, text in FOREIGN.items():
-        (work / name).parent.mkdir(parents=True, exist_ok=True)
-        (work / name).write_text(text)
-    stale = _run(work, hooks_repo, "testbench-render-check", "--all-files", tmp_path=tmp_path)
+        tmp_path: Path, hooks_repo: HooksRepo) -> None:
+    work = work_repo(tmp_path, hooks_repo, [{"id": "testbench-render-check"}],  # the hook's default args
+                     {"experiments/weather.yaml": VALID,
+                      "experiments/rag.yaml": (EXAMPLES / "experiments" / "rag-s3-nightly.yaml").read_text(),
+                      **FOREIGN})
+    stale = run_hook(work, hooks_repo, "testbench-render-check", "--all-files")
     assert stale.returncode == 1, stale.stdout  # 1: drift, not 2: the foreign files were never read
     assert "+++ b/rendered/testworkflow_testkube_weather-agent-smoke-testkube-workflow.yaml" in stale.stdout
     assert ("error: rendered is not up to date with its sources; regenerate it with: kubectl testbench render . "
             "--output-dir rendered/ --only-testbench-files") in stale.stdout
     assert run_cli("render", "--only-testbench-files", str(work), "--output-dir", str(work / "rendered")
                    ).exit_code == 0
-    _commit(work, hooks_repo)
-    fresh = _run(work, hooks_repo, "testbench-render-check", tmp_path=tmp_path)  # nothing staged: always_run
+    commit(work, hooks_repo)
+    fresh = run_hook(work, hooks_repo, "testbench-render-check")  # nothing staged: always_run
     assert fresh.returncode == 0, fresh.stdout
     assert re.search(r"rendered Testbench manifests are up to date\.+Passed", fresh.stdout)
 
     # deleting an Experiment leaves its rendered files behind: staged deletions alone must fail the hook
-    _git(work, "rm", "-q", "experiments/rag.yaml")
-    deleted = _run(work, hooks_repo, "testbench-render-check", tmp_path=tmp_path)
+    git(work, "rm", "-q", "experiments/rag.yaml")
+    deleted = run_hook(work, hooks_repo, "testbench-render-check")
     assert deleted.returncode == 1, deleted.stdout
     orphans = sorted(p.name for p in (work / "rendered").glob("*docs-rag-nightly*"))
     assert orphans
     for name in orphans:
         assert f"--- a/rendered/{name}\n+++ /dev/null" in deleted.stdout
-    _git(work, "checkout", "-q", "HEAD", "--", "experiments/rag.yaml")
+    git(work, "checkout", "-q", "HEAD", "--", "experiments/rag.yaml")
 
     # deleting a rendered file
     victim = sorted(p.name for p in (work / "rendered").glob("configmap_*.yaml"))[0]
-    _git(work, "rm", "-q", f"rendered/{victim}")
-    missing = _run(work, hooks_repo, "testbench-render-check", tmp_path=tmp_path)
+    git(work, "rm", "-q", f"rendered/{victim}")
+    missing = run_hook(work, hooks_repo, "testbench-render-check")
     assert missing.returncode == 1, missing.stdout
     assert f"--- /dev/null\n+++ b/rendered/{victim}" in missing.stdout
 

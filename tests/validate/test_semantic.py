@@ -139,6 +139,21 @@ def test_semantic_no_gateway_is_dropped_when_the_defaults_file_names_a_gateway(t
     assert "warning[semantic/no-gateway] spec:" in unnamed.output and unnamed.exit_code == 0
 
 
+def test_semantic_no_gateway_is_dropped_for_json_input_too(tmp_path: Path) -> None:
+    """JSON files are read by their own reader (issue 16); the defaults file applies to them as to YAML."""
+    import json
+
+    import yaml
+
+    from tests.conftest import run_cli
+
+    (tmp_path / "exp.json").write_text(json.dumps(yaml.safe_load(NO_GATEWAY), indent=2))
+    assert "warning[semantic/no-gateway] spec:" in run_cli("validate", str(tmp_path)).output
+    _defaults(tmp_path, "  aiGateway:\n    name: ai-gateway\n")
+    named = run_cli("validate", str(tmp_path), "--strict")
+    assert named.exit_code == 0 and "no-gateway" not in named.output, named.output
+
+
 @pytest.mark.parametrize(("field", "yaml_value", "path", "kind"), [
     ("customValues", "[a, b]", "spec.dataset.inline.scenarios[0].steps[0].customValues", "a list"),
     ("args", "'city=Berlin'", "spec.dataset.inline.scenarios[0].steps[0].reference.toolCalls[0].args", "a string"),

@@ -1,0 +1,91 @@
+"""Tab indentation, which YAML forbids, re-indented with spaces where the intended level is certain.
+
+Certain means: the tab-indented lines follow a line that opens a block (``reference:`` with nothing after the
+colon), so they can only be its children, and the next line below them returns to that block's level or
+further out. The lines then take the block's child indentation (the file's indentation step further in),
+keeping their levels relative to each other (one tab, one step). Anything else (tabs mixed with spaces on one
+line, a tab block after a line with a value, block scalars) is left for the user.
+"""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+_OPENER = re.compile(r"^(?P<indent> *)(?:- +)*(?P<key>[^\s#][^#]*?):[ \t]*(?:#.*)?$")
+_BLOCK_SCALAR = re.compile(r"[|>][0-9+-]*[ \t]*(?:#.*)?$")
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _tabbed(line: str) -> bool:
+    indent = _indent(line)
+    return bool(line.strip()) and bool(indent) and not indent.strip("\t")
+
+
+def tab_indentation_edits(text: str) -> list[tuple[int, int, str]] | None:
+    """Edits replacing every tab-indented block of ``text`` with spaces, or None when one is not certain."""
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    step = _step(lines)
+    edits: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(lines):
+        if not _tabbed(lines[i]):
+            if "\t" in _indent(lines[i]) and lines[i].strip():
+                return None  # tabs and spaces mixed on one line
+            i += 1
+            continue
+        first = i
+        while i < len(lines) and (_tabbed(lines[i]) or not lines[i].strip()):
+            i += 1
+        block = [j for j in range(first, i) if lines[j].strip()]
+        base = _child_column(lines, first, step)
+        if base is None or any(_BLOCK_SCALAR.search(lines[j].rstrip("\r\n")) for j in block):
+            return None
+        below = next((line for line in lines[i:] if line.strip()), None)
+        if below is not None and ("\t" in _indent(below) or len(_indent(below)) > base - step):
+            return None  # the lines after the tabs are still inside the block: the level is not certain
+        least = min(len(_indent(lines[j])) for j in block)
+        for j in block:
+            tabs = len(_indent(lines[j]))
+            edits.append((offsets[j], offsets[j] + tabs, " " * (base + (tabs - least) * step)))
+    if not edits or not _parses(text, edits):
+        return None
+    return edits
+
+
+def _step(lines: list[str]) -> int:
+    """The file's indentation step: the smallest indentation used with spaces (2 when nothing tells)."""
+    widths = [len(_indent(line)) for line in lines if line.strip() and _indent(line) and not _indent(line).strip(" ")]
+    return min(widths) if widths else 2
+
+
+def _child_column(lines: list[str], first: int, step: int) -> int | None:
+    """Column of the children of the block opened by the last meaningful line above ``first``."""
+    for line in reversed(lines[:first]):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        match = _OPENER.match(line.rstrip("\r\n"))
+        if match is None or "\t" in _indent(line):
+            return None
+        key_column = len(line) - len(line.lstrip(" -")) if line.lstrip(" ").startswith("- ") else len(_indent(line))
+        return key_column + step
+    return None
+
+
+def _parses(text: str, edits: list[tuple[int, int, str]]) -> bool:
+    from kubectl_testbench.validate.edits import apply_edits
+
+    try:
+        for _ in yaml.parse(apply_edits(text, edits), Loader=yaml.CSafeLoader):
+            pass
+    except yaml.YAMLError:
+        return False
+    return True
