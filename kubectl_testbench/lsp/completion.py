@@ -40,7 +40,7 @@ def _keys(cursor: Cursor, index: TextIndex, offset: int) -> list[lsp.CompletionI
         child = props[name]
         label = type_label(child)
         nested = label.startswith(("[]", "Object", "map["))
-        if cursor.flow:
+        if cursor.json:
             text = json.dumps(name) + ("" if followed_by_colon else ": ")
         else:
             text = _yaml_key(name, cursor.quote) + ("" if followed_by_colon else (":" if nested else ": "))
@@ -70,11 +70,11 @@ def _values(cursor: Cursor, index: TextIndex, offset: int) -> list[lsp.Completio
         choices = [(True, "boolean", None), (False, "boolean", None)]
     else:
         return []
-    needs_space = not cursor.flow and index.text[cursor.start - 1:cursor.start] == ":"
+    needs_space = not cursor.json and index.text[cursor.start - 1:cursor.start] == ":"
     items = []
     for rank, (value, detail, doc) in enumerate(choices):
         shown = value if isinstance(value, str) else json.dumps(value)
-        if cursor.flow and isinstance(value, str):
+        if cursor.json and isinstance(value, str):
             text = json.dumps(value)
         elif cursor.quote and isinstance(value, str):
             text = cursor.quote + value + cursor.quote

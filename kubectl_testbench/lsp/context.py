@@ -38,8 +38,8 @@ class Cursor:
     """Keys already written in the mapping (for a key)."""
     kind: str | None = None
     """The ``kind`` the cursor's document declares, when it declares one."""
-    flow: bool = False
-    """Inside JSON or a flow collection: keys and values are written as JSON strings there."""
+    json: bool = False
+    """In a JSON document: keys and values are written as JSON strings there."""
     quote: str = ""
     """The quote the token opened with."""
 
@@ -62,7 +62,7 @@ def cursor_at(text: str, offset: int) -> Cursor | None:
 
 def _with_kind(cursor: Cursor, kind: str | None) -> Cursor:
     return Cursor(cursor.path, cursor.role, cursor.start, cursor.end, cursor.prefix, cursor.token, cursor.siblings,
-                  kind, cursor.flow, cursor.quote)
+                  kind, cursor.json, cursor.quote)
 
 
 # --- block YAML ----------------------------------------------------------------------------------------
@@ -231,6 +231,9 @@ class _BlockReader:
             return None
         rest = content[column:]
         column, rest = self._items(column, rest)
+        if rest[:1] in ("{", "[") and column < col:
+            self._close(column)
+            return _flow_cursor(text, start + column, offset, self.path(), json=False)
         split = split_key(rest)
         if split is not None and column + split[2] <= col:
             key, _, value_start = split
@@ -402,12 +405,12 @@ def _flow_at(stack: list[_Container], base: tuple[Segment, ...], text: str, star
     if top.is_map and top.expect_key:
         siblings = top.keys | _flow_keys_after(text, end, json)
         siblings.discard(value)
-        return Cursor(path, KEY, start, end, prefix, value, frozenset(siblings), flow=True, quote=quote)
+        return Cursor(path, KEY, start, end, prefix, value, frozenset(siblings), json=json, quote=quote)
     if top.is_map:
         if top.key is None:
             return None
-        return Cursor((*path, top.key), VALUE, start, end, prefix, value, flow=True, quote=quote)
-    return Cursor((*path, top.index), VALUE, start, end, prefix, value, flow=True, quote=quote)
+        return Cursor((*path, top.key), VALUE, start, end, prefix, value, json=json, quote=quote)
+    return Cursor((*path, top.index), VALUE, start, end, prefix, value, json=json, quote=quote)
 
 
 def _flow_keys_after(text: str, index: int, json: bool) -> set[str]:
