@@ -241,7 +241,7 @@ class _BlockReader:
             path = (*self.path(), key)
             value_at = column + value_start + _indent(rest[value_start:])
             value = _strip_comment(content[value_at:])
-            if value[:1] in "{[":
+            if value[:1] in ("{", "["):
                 found = _flow_cursor(text, start + value_at, offset, path, json=False)
                 return found
             return _scalar(path, VALUE, start, value_at, col, content, value)
@@ -260,7 +260,7 @@ class _BlockReader:
 def _scalar(path: tuple[Segment, ...], role: str, line_start: int, at: int, col: int, content: str, token: str,
             siblings: frozenset[str] = frozenset()) -> Cursor:
     """A key or scalar value written at column ``at`` of the line, maybe quoted."""
-    quote = token[:1] if token[:1] in "\"'" else ""
+    quote = token[:1] if token[:1] in ("\"", "'") else ""
     inner = token[1:] if quote else token
     if quote and inner.endswith(quote):
         inner = inner[:-1]
