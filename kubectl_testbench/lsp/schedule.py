@@ -19,9 +19,11 @@ log = logging.getLogger("kubectl_testbench.lsp")
 
 class Scheduler:
     def __init__(self, window: float, run: Callable[[str], Awaitable[None]],
+                 failed: Callable[[str, Exception], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.window = window
         self._run = run
+        self._failed = failed
         self._clock = clock
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._running: dict[str, asyncio.Task[None]] = {}
@@ -74,8 +76,10 @@ class Scheduler:
         started = self._clock()
         try:
             await self._run(uri)
-        except Exception:  # one document's failure must not stop the others
+        except Exception as err:  # one document's failure must not stop the others
             log.exception("validating %s failed", uri)
+            if self._failed is not None:
+                self._failed(uri, err)
         finally:
             self._cost[uri] = self._clock() - started
             self._running.pop(uri, None)

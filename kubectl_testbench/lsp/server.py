@@ -73,7 +73,7 @@ class TestbenchServer(LanguageServer):
         self.documents: dict[str, Document] = {}
         self.results: dict[str, Result] = {}
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kubectl-testbench-validate")
-        self.scheduler = Scheduler(debounce, self.validate)
+        self.scheduler = Scheduler(debounce, self.validate, self.failed)
 
     @property
     def encoding(self) -> str:
@@ -153,6 +153,12 @@ class TestbenchServer(LanguageServer):
         if result is not None and result.version == doc.version and result.index.text is doc.text:
             return result
         return await self.analyze(doc)
+
+    def failed(self, uri: str, err: Exception) -> None:
+        """Validation raised: the traceback is in the log; the client's log gets one line, the last findings stay."""
+        self.window_log_message(lsp.LogMessageParams(
+            type=lsp.MessageType.Error,
+            message=f"kubectl-testbench: validating {uri} failed: {type(err).__name__}: {err} (see the server log)"))
 
     def publish(self, uri: str, diagnostics: list[lsp.Diagnostic], version: int | None) -> None:
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics,

@@ -53,6 +53,8 @@ class Session:
         self.texts: dict[str, tuple[int, str]] = {}
         self.initialize_result: t.InitializeResult | None = None
         self.returncode: int | None = None
+        self.log = ""
+        """The server's stderr, once it has exited."""
         self._event = asyncio.Event()
 
     def on_publish(self, params: t.PublishDiagnosticsParams) -> None:
@@ -179,7 +181,8 @@ async def session(*args: str, resolve: bool = True, encodings: Sequence[str] | N
         client.exit(None)
         await asyncio.wait_for(client.stop(), TIMEOUT)
         s.returncode = client._server.returncode if client._server else None
-        assert s.returncode == 0, await stderr(client)
+        s.log = await stderr(client)
+        assert s.returncode == 0, s.log
     finally:
         server = client._server
         if server is not None and server.returncode is None:
