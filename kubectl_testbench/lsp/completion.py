@@ -15,7 +15,7 @@ from kubectl_testbench.model.constants import API_VERSION, KIND
 
 
 def complete(index: TextIndex, offset: int) -> list[lsp.CompletionItem]:
-    cursor = cursor_at(index.text, offset)
+    cursor = cursor_at(index.text, offset, index.lines)
     if cursor is None or cursor.kind not in (None, KIND):
         return []
     if cursor.role == KEY:

@@ -44,13 +44,14 @@ class Cursor:
     """The quote the token opened with."""
 
 
-def cursor_at(text: str, offset: int) -> Cursor | None:
-    """The cursor's context at ``offset`` of ``text``; None inside comments, block text and anything unreadable."""
+def cursor_at(text: str, offset: int, lines: Lines | None = None) -> Cursor | None:
+    """The cursor's context at ``offset`` of ``text`` (``lines``: its LSP lines, when already indexed); None
+    inside comments, block text and anything unreadable."""
     if looks_like_json(text):
         kind = _json_kind(text)
         found = _flow_cursor(text, _json_start(text), offset, (), json=True)
         return None if found is None else _with_kind(found, kind)
-    lines = Lines(text)
+    lines = lines if lines is not None and lines.text is text else Lines(text)
     line = lines.line_of(offset)
     first = _document_start(lines, line)
     reader = _BlockReader()

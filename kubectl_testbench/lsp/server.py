@@ -225,7 +225,7 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = D
             return None
         index = doc.index(ls.encoding)
         offset = index.offset(Position(params.position.line, params.position.character))
-        found = hover.hover_at(index.text, offset)
+        found = hover.hover_at(index.text, offset, index.lines)
         if found is None:
             return None
         a, b = index.position(found.start), index.position(found.end)

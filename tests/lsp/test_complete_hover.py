@@ -155,6 +155,15 @@ def test_hover_on_metric_names_gives_the_reference_data_they_need() -> None:
     assert f"old name of `{new}`" in metric_markdown(old)
 
 
+def test_hover_in_json() -> None:
+    text = '{"kind": "Experiment", "spec": {"trigger": {"concurrencyPolicy": "Allow"}}}'
+    found = hover_at(text, text.index("concurrencyPolicy") + 2)
+    assert found is not None and text[found.start:found.end] == '"concurrencyPolicy"'
+    assert _explained("experiment.spec.trigger.concurrencyPolicy") in found.markdown
+    value = hover_at(text, text.index("Allow") + 1)
+    assert value is not None and "ENUM: Allow, Forbid, Replace" in value.markdown
+
+
 def test_hover_on_metadata_and_unknown_fields() -> None:
     found = _hover(HEAD.replace("  name: demo", "  na|me: demo"))
     assert found is not None and "FIELD: name <string>" in found[0] and "PATTERN: ^[a-z0-9]" in found[0]

@@ -136,6 +136,20 @@ def test_utf8_positions_when_the_client_prefers_them() -> None:
     run(go())
 
 
+def test_log_file_and_verbose_log_every_validation(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+
+    async def go() -> None:
+        async with session("--log-file", str(log), "-v") as s:
+            s.open("file:///w/logged.yaml", WEATHER)
+            assert await s.diagnostics("file:///w/logged.yaml", version=1) == []
+
+    run(go())
+    written = log.read_text(encoding="utf-8")
+    assert "language server on stdio" in written
+    assert "file:///w/logged.yaml version 1: 0 findings" in written
+
+
 def test_clients_without_resolve_get_the_fix_all_edit_at_once() -> None:
     text = WEATHER.replace("metricName: ToolCallAccuracy", "metricName: toolcallaccuracy")
 
