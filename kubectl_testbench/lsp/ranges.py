@@ -71,10 +71,23 @@ def _token_end(text: str, start: int, line_start: int, line_end: int) -> int:
 
 
 def _flow_end(text: str, start: int, line_end: int) -> int:
+    closed = _brackets(text, start, line_end)[1]
+    return closed if closed >= 0 else len(text[:line_end].rstrip())
+
+
+def _inside_flow(before: str) -> bool:
+    """Whether an unclosed ``{`` or ``[`` (outside quotes) precedes the token on its line."""
+    return _brackets(before, 0, len(before))[0] > 0
+
+
+def _brackets(text: str, start: int, end: int) -> tuple[int, int]:
+    """``(depth, closed)`` of the flow brackets in ``text[start:end]`` outside quotes: how many are still open
+    at ``end``, and the offset just past the bracket that first closes them all (-1 when none does)."""
     depth = 0
+    closed = -1
     quote = ""
     index = start
-    while index < line_end:
+    while index < end:
         c = text[index]
         if quote:
             if c == "\\" and quote == '"':
@@ -86,25 +99,8 @@ def _flow_end(text: str, start: int, line_end: int) -> int:
         elif c in "{[":
             depth += 1
         elif c in "}]":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-        index += 1
-    return len(text[:line_end].rstrip())
-
-
-def _inside_flow(before: str) -> bool:
-    """Whether an unclosed ``{`` or ``[`` (outside quotes) precedes the token on its line."""
-    depth = 0
-    quote = ""
-    for c in before:
-        if quote:
-            if c == quote:
-                quote = ""
-        elif c in "\"'":
-            quote = c
-        elif c in "{[":
-            depth += 1
-        elif c in "}]":
             depth = max(0, depth - 1)
-    return depth > 0
+            if depth == 0 and closed < 0:
+                closed = index + 1
+        index += 1
+    return depth, closed

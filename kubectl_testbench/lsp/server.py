@@ -173,9 +173,13 @@ class TestbenchServer(LanguageServer):
 
     # --- requests ----------------------------------------------------------------------------------------
 
-    def index_of(self, uri: str) -> TextIndex | None:
-        doc = self.documents.get(uri)
-        return None if doc is None else doc.index(self.encoding)
+    def cursor(self, uri: str, position: lsp.Position) -> tuple[TextIndex, int] | None:
+        """The served document's index and the offset of ``position`` in it."""
+        doc = self.served(uri)
+        if doc is None:
+            return None
+        index = doc.index(self.encoding)
+        return index, index.offset(Position(position.line, position.character))
 
     def served(self, uri: str) -> Document | None:
         doc = self.documents.get(uri)
@@ -220,11 +224,10 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = D
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def on_hover(ls: TestbenchServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        doc = ls.served(params.text_document.uri)
-        if doc is None:
+        at = ls.cursor(params.text_document.uri, params.position)
+        if at is None:
             return None
-        index = doc.index(ls.encoding)
-        offset = index.offset(Position(params.position.line, params.position.character))
+        index, offset = at
         found = hover.hover_at(index.text, offset, index.lines)
         if found is None:
             return None
@@ -234,12 +237,10 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = D
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[":", "\"", " "]))
     def on_completion(ls: TestbenchServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
-        doc = ls.served(params.text_document.uri)
-        if doc is None:
+        at = ls.cursor(params.text_document.uri, params.position)
+        if at is None:
             return None
-        index = doc.index(ls.encoding)
-        offset = index.offset(Position(params.position.line, params.position.character))
-        return lsp.CompletionList(is_incomplete=False, items=completion.complete(index, offset))
+        return lsp.CompletionList(is_incomplete=False, items=completion.complete(*at))
 
     @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
         code_action_kinds=[lsp.CodeActionKind.QuickFix, actions.FIX_ALL], resolve_provider=True))

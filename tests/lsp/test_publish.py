@@ -101,3 +101,22 @@ def test_rule_links_are_the_sarif_help_uris_and_point_at_the_rules_doc_headings(
     for rule_id in RULES:
         assert rule_url(rule_id) == help_uris[rule_id]
         assert rule_url(rule_id).rsplit("#", 1)[1] in anchors, rule_id
+
+
+@pytest.mark.parametrize(("line", "at", "token"), [
+    ('  name: "a \\" b" # c', '"a', '"a \\" b"'),
+    ("  name: 'it''s' # c", "'it", "'it''s'"),
+    ("  agentRef: {name: a, namespace: {x: [1, 2]}} # c", "{name", "{name: a, namespace: {x: [1, 2]}}"),
+    ("  trigger: {enabled: true, concurrencyPolicy: allow}", "allow", "allow"),
+    ("  cron: 0 * * * # nightly", "0 *", "0 * * *"),
+    ("  url: https://h/x.json", "https", "https://h/x.json"),
+    ("  key: value", "key", "key"),
+    ("  broken: {name: a", "{name", "{name: a"),
+])
+def test_the_underlined_token(line: str, at: str, token: str) -> None:
+    from kubectl_testbench.lsp.ranges import token_span
+    from kubectl_testbench.lsp.text import Lines
+
+    text = f"a: 1\n{line}\nb: 2\n"
+    start, end = token_span(text, Lines(text), text.index(at))
+    assert text[start:end] == token
