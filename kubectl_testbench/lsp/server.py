@@ -235,7 +235,7 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = D
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=found.markdown),
                          range=lsp.Range(lsp.Position(a.line, a.character), lsp.Position(b.line, b.character)))
 
-    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[":", "\"", " "]))
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[":", "\""]))
     def on_completion(ls: TestbenchServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
         at = ls.cursor(params.text_document.uri, params.position)
         if at is None:
