@@ -52,7 +52,7 @@ async def _session() -> None:
         caps = s.initialize_result.capabilities
         assert caps.position_encoding == t.PositionEncodingKind.Utf16
         assert caps.hover_provider and caps.completion_provider and caps.code_action_provider
-        assert caps.completion_provider.trigger_characters == [":", '"']  # after "key:", and JSON keys
+        assert list(caps.completion_provider.trigger_characters or ()) == [":", '"']  # after "key:", and JSON keys
 
         s.open(URI, TEXT)
         found = await s.diagnostics(URI, version=1)
