@@ -157,9 +157,15 @@ class _BlockReader:
     """The chain of open mapping entries and list items above the cursor, by indentation."""
 
     def __init__(self) -> None:
-        self.frames = [_Frame(-1, None)]
+        self.frames: list[_Frame] = []
         self.block: int | None = None
         """The indentation a block scalar's text is deeper than, while reading one."""
+        self.reset()
+
+    def reset(self) -> None:
+        """A new document starts: nothing is open."""
+        self.frames = [_Frame(-1, None)]
+        self.block = None
 
     def feed(self, line: str) -> None:
         stripped = line.strip()
@@ -170,7 +176,7 @@ class _BlockReader:
         if not stripped or stripped.startswith("#"):
             return
         if _SEPARATOR.match(line):
-            self.__init__()  # type: ignore[misc]
+            self.reset()
             return
         column = _indent(line)
         top = self.frames[-1]
@@ -243,8 +249,7 @@ class _BlockReader:
             value_at = column + value_start + _indent(rest[value_start:])
             value = _strip_comment(content[value_at:])
             if value[:1] in ("{", "["):
-                found = _flow_cursor(text, start + value_at, offset, path, json=False)
-                return found
+                return _flow_cursor(text, start + value_at, offset, path, json=False)
             return _scalar(path, VALUE, start, value_at, col, content, value)
         self._close(column)
         siblings = set(self.frames[-1].keys) | _keys_below(lines, line, column)

@@ -66,7 +66,9 @@ class Protocol(LanguageServerProtocol):
             yield handler, (params,), None
 
 
-class TestbenchServer(LanguageServer):
+class ExperimentLanguageServer(LanguageServer):
+    """pygls' server with the open documents, their last findings and the validation worker."""
+
     def __init__(self, settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = DEFAULT_DEBOUNCE) -> None:
         super().__init__("kubectl-testbench", __version__, protocol_cls=Protocol,
                          text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
@@ -195,20 +197,21 @@ class TestbenchServer(LanguageServer):
         return bool(action and action.data_support and support and "edit" in support.properties)
 
 
-def build(settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = DEFAULT_DEBOUNCE) -> TestbenchServer:
+def build(settings: check.Settings = check.DEFAULT_SETTINGS,
+          debounce: float = DEFAULT_DEBOUNCE) -> ExperimentLanguageServer:
     """The server with every feature registered."""
-    server = TestbenchServer(settings, debounce)
+    server = ExperimentLanguageServer(settings, debounce)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: TestbenchServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    def did_open(ls: ExperimentLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
         ls.open(params.text_document)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: TestbenchServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    def did_change(ls: ExperimentLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
         ls.change(params)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: TestbenchServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    def did_save(ls: ExperimentLanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
         from kubectl_testbench.render.defaults_file import DEFAULTS_FILE
 
         saved = params.text_document.uri
@@ -219,11 +222,11 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = D
             ls.scheduler.now(saved)  # the file on disk changed: its encoding, its neighbours
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: TestbenchServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    def did_close(ls: ExperimentLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
         ls.close(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-    def on_hover(ls: TestbenchServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    def on_hover(ls: ExperimentLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
         at = ls.cursor(params.text_document.uri, params.position)
         if at is None:
             return None
@@ -236,7 +239,7 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = D
                          range=lsp.Range(lsp.Position(a.line, a.character), lsp.Position(b.line, b.character)))
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[":", "\""]))
-    def on_completion(ls: TestbenchServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
+    def on_completion(ls: ExperimentLanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
         at = ls.cursor(params.text_document.uri, params.position)
         if at is None:
             return None
@@ -244,7 +247,7 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = D
 
     @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
         code_action_kinds=[lsp.CodeActionKind.QuickFix, actions.FIX_ALL], resolve_provider=True))
-    async def on_code_action(ls: TestbenchServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    async def on_code_action(ls: ExperimentLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
         uri = params.text_document.uri
         if ls.served(uri) is None:
             return None
@@ -266,7 +269,7 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = D
         return found
 
     @server.feature(lsp.CODE_ACTION_RESOLVE)
-    async def on_resolve(ls: TestbenchServer, action: lsp.CodeAction) -> lsp.CodeAction:
+    async def on_resolve(ls: ExperimentLanguageServer, action: lsp.CodeAction) -> lsp.CodeAction:
         if action.kind == actions.FIX_ALL and action.edit is None:
             return await _resolve_fix_all(ls, action)
         return action
@@ -274,7 +277,7 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = D
     return server
 
 
-async def _resolve_fix_all(ls: TestbenchServer, action: lsp.CodeAction) -> lsp.CodeAction:
+async def _resolve_fix_all(ls: ExperimentLanguageServer, action: lsp.CodeAction) -> lsp.CodeAction:
     """Run ``fix`` on the buffer's current text (on the worker) and attach the edit that makes it so."""
     data = action.data if isinstance(action.data, dict) else {}
     uri = str(data.get("uri", ""))
