@@ -8,7 +8,8 @@ throughput. Peer: ``check-jsonschema --schemafile schemas/experiment.schema.json
 no semantics). Every case is a fresh process, timed as wall clock; we report the median of the runs and
 the peak resident memory of the process (``wait4``; with ``--jobs`` that is the largest single process).
 ``fix --check`` runs on the same corpora (nothing to fix) and on a corpus where every tenth file has two
-fixable findings, each next to ``validate`` on the same files.
+fixable findings, each next to ``validate`` on the same files. The language server's diagnostics latency
+after an edit (``benchmarks/lsp_latency.py``, needs the lsp extra) closes the report.
 """
 
 from __future__ import annotations
@@ -166,6 +167,7 @@ def main() -> int:
                                     f"render ({big_steps} steps)", 1)
 
     report = format_report(results, sizes, big_steps, repeats, args.quick)
+    report += "\n" + lsp_section(args.quick)
     if not args.quick:
         report += agreement_section()
     print(report)
@@ -173,6 +175,17 @@ def main() -> int:
         args.output.write_text(report)
         print(f"written to {args.output}")
     return 0
+
+
+def lsp_section(quick: bool) -> str:
+    """Diagnostics latency of ``kubectl testbench lsp`` after an edit (benchmarks/lsp_latency.py)."""
+    try:
+        import pygls  # noqa: F401
+    except ImportError:
+        return "## Language server: diagnostics after an edit\n\nnot measured: pip install '.[lsp]'\n"
+    from lsp_latency import measure
+
+    return measure(quick)
 
 
 def agreement_section() -> str:

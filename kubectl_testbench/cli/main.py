@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "init": ("kubectl_testbench.cli.init", "init", "Write a valid starter Experiment."),
     "install": ("kubectl_testbench.cli.install", "install", "Print the install manifest: CRD, templates, dashboard."),
     "krm": ("kubectl_testbench.cli.krm", "krm", "KRM function for kustomize and kpt: render a ResourceList."),
+    "lsp": ("kubectl_testbench.cli.lsp", "lsp", "Language server: validate, explain and fix as you type."),
     "prune": ("kubectl_testbench.cli.prune", "prune", "Delete objects we created for Experiments that are gone."),
     "render": ("kubectl_testbench.cli.render", "render", "Compile Experiments into Testkube manifests."),
     "results": ("kubectl_testbench.cli.results", "results", "Summarise, gate and export evaluation results."),

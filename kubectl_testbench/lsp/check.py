@@ -1,0 +1,133 @@
+"""Validate an editor buffer exactly as ``kubectl testbench validate`` would validate the saved file.
+
+The engine reads text; what ``validate`` checks on the bytes first (size, encoding) is checked here on what
+the editor holds: a text larger than the file-size limit, or one that cannot be written as UTF-8 (a lone
+surrogate a client sent as a JSON escape), gets the same finding ``validate`` reports for such a file. A
+buffer shown with replacement characters because the file on disk is not UTF-8 gets the decoding error of
+that file. The defaults file is discovered for the buffer's path as ``validate`` discovers it for a file
+found under the workspace folder, so ``semantic/no-gateway`` disappears in the same places.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits, MiB
+from kubectl_testbench.lsp.text import engine_lines
+from kubectl_testbench.model.constants import GROUP
+from kubectl_testbench.validate import rules
+from kubectl_testbench.validate.diagnostics import Diagnostic
+from kubectl_testbench.validate.engine import Options, template_notice, validate_text
+
+SERVED_LANGUAGES = frozenset({"yaml", "json", "jsonc"})
+SERVED_EXTENSIONS = (".yaml", ".yml", ".json")
+_EXPERIMENT_KIND = re.compile(r"""^\s*(?:-\s+)?["']?kind["']?\s*:\s*["']?Experiment\b""", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    limits: Limits = DEFAULT_LIMITS
+
+
+DEFAULT_SETTINGS = Settings()
+
+
+def is_served(language_id: str, uri: str) -> bool:
+    """YAML and JSON documents (by the client's language id, or by the file name when it sends another id)."""
+    if language_id in SERVED_LANGUAGES:
+        return True
+    return uri.lower().endswith(SERVED_EXTENSIONS) and language_id in ("", "plaintext")
+
+
+def holds_experiments(text: str) -> bool:
+    """Whether the buffer is ours: it names our API group (an Experiment, a RenderDefaults file, a typo'd
+    kind) or an Experiment kind (a typo'd group, which validate reports as kind/group)."""
+    return GROUP in text or _EXPERIMENT_KIND.search(text) is not None
+
+
+def check(text: str, path: str, root: str | None, settings: Settings = DEFAULT_SETTINGS) -> list[Diagnostic]:
+    """The findings for one buffer; ``path`` is the file it stands for (or its URI), ``root`` the workspace
+    folder holding it (defaults files are looked for up to there)."""
+    from kubectl_testbench.sniff import looks_templated
+
+    limits = settings.limits
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        return [_encoding_finding(text, path, err.start)]
+    if len(data) > limits.max_file_bytes:
+        return [_finding("input/too-large", path, (0, 0), f"larger than the {limits.max_file_bytes // MiB} MiB limit "
+                         "(raise with --max-file-size)")]
+    if "\ufffd" in text:
+        unreadable = _disk_decoding_error(path, limits)
+        if unreadable is not None:
+            return [unreadable]
+    if looks_templated(data):
+        return template_notice(path).diagnostics
+    options = Options(limits=limits)
+    result = validate_text(text, path, options, gateway_default=gateway_default(path, root, options))
+    return result.diagnostics
+
+
+def gateway_default(path: str, root: str | None, options: Options) -> Callable[[], bool]:
+    """Whether the RenderDefaults file validate would find for ``path`` (searched up to ``root``, the
+    workspace folder, as for a file found in a directory given to validate) names an AI gateway."""
+
+    def names_gateway() -> bool:
+        from kubectl_testbench.load.sources import Source
+        from kubectl_testbench.validate.engine import defaults_name_gateway
+
+        if not os.path.isabs(path):
+            return False  # an unsaved buffer has no directory to find a defaults file in
+        return defaults_name_gateway(Source(path, scanned=root is not None, root=root or path), options)
+
+    return names_gateway
+
+
+def workspace_root(path: str, folders: Sequence[str]) -> str | None:
+    """The innermost workspace folder holding ``path``."""
+    best: str | None = None
+    for folder in folders:
+        folder = os.path.abspath(folder)
+        if (path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)) and (best is None or
+                                                                                   len(folder) > len(best)):
+            best = folder
+    return best
+
+
+def _encoding_finding(text: str, path: str, offset: int) -> Diagnostic:
+    lines = engine_lines(text)
+    line = lines.line_of(offset)
+    column = offset - lines.starts[line]
+    code = ord(text[offset])
+    return _finding("input/encoding", path, (line + 1, column + 1),
+                    f"the text holds a lone UTF-16 surrogate (U+{code:04X}) at line {line + 1}, column {column + 1}: "
+                    "it cannot be saved as UTF-8", "remove the character, or write the pair it belongs to")
+
+
+def _disk_decoding_error(path: str, limits: Limits) -> Diagnostic | None:
+    """The file's own decoding error, when the editor shows it with replacement characters."""
+    from kubectl_testbench.load.decode import DecodeError, decode
+
+    if not os.path.isabs(path):
+        return None
+    try:
+        if os.path.getsize(path) > limits.max_file_bytes:
+            return None
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    try:
+        decode(data)
+    except DecodeError as err:
+        return _finding(err.rule, path, err.mark, f"the file on disk: {err.message}",
+                        "the editor shows it decoded with replacement characters (U+FFFD)")
+    return None
+
+
+def _finding(rule: str, path: str, mark: tuple[int, int], message: str, hint: str = "") -> Diagnostic:
+    return Diagnostic(rule, rules.severity(rule), message, path, mark[0], mark[1], "", hint)

@@ -1,0 +1,148 @@
+"""Editor text as LSP counts it: lines, positions in the client's code units, incremental edits.
+
+LSP lines end at CRLF, CR or LF only (``str.splitlines`` also breaks at form feeds, NEL, U+2028 and U+2029,
+which editors do not), and a position's ``character`` counts UTF-16 code units unless client and server
+agreed on UTF-8 or UTF-32 at ``initialize``. The engine reports 1-based lines and code-point columns, and
+counts lines as the reader it used does: libyaml also breaks YAML lines at NEL, U+2028 and U+2029, the JSON
+reader breaks at LF only. Everything is converted through character offsets, so each side keeps its own
+rules and a finding after an emoji or a U+2028 lands where the editor shows it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
+
+LSP_BREAK = re.compile(r"\r\n|\r|\n")
+YAML_BREAK = re.compile(r"\r\n|\r|\n|\x85|\u2028|\u2029")
+JSON_BREAK = re.compile(r"\n")
+
+
+def units(text: str, encoding: str) -> int:
+    """How many code units of ``encoding`` the client counts for ``text`` (lone surrogates count as one
+    UTF-16 unit and three UTF-8 bytes, as a client that holds them would count them)."""
+    if encoding == UTF32:
+        return len(text)
+    if text.isascii():
+        return len(text)
+    if encoding == UTF8:
+        return len(text.encode("utf-8", "surrogatepass"))
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def chars_for_units(text: str, count: int, encoding: str) -> int:
+    """How many characters of ``text`` span ``count`` code units; a count inside a character stops before
+    it, a count past the end stops at the end (LSP: "defaults back to the line length")."""
+    if encoding == UTF32 or text.isascii():
+        return max(0, min(count, len(text)))
+    used = 0
+    for index, char in enumerate(text):
+        width = units(char, encoding)
+        if used + width > count:
+            return index
+        used += width
+    return len(text)
+
+
+class Lines:
+    """Where each line of a text starts, by one set of line-break rules."""
+
+    def __init__(self, text: str, breaks: re.Pattern[str] = LSP_BREAK) -> None:
+        self.text = text
+        self.starts = [0]
+        self.ends: list[int] = []
+        for match in breaks.finditer(text):
+            self.ends.append(match.start())
+            self.starts.append(match.end())
+        self.ends.append(len(text))
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def line_of(self, offset: int) -> int:
+        """The 0-based line holding ``offset`` (an offset inside a CRLF belongs to the line it ends)."""
+        return max(0, bisect.bisect_right(self.starts, offset) - 1)
+
+    def content(self, line: int) -> str:
+        """The text of 0-based ``line`` without its line break."""
+        return self.text[self.starts[line]:self.ends[line]]
+
+    def offset_of(self, line: int, column: int) -> int:
+        """The offset of 0-based ``line`` and 0-based code-point ``column``, clamped to the line's content."""
+        if line >= len(self.starts):
+            return len(self.text)
+        line = max(line, 0)
+        return self.starts[line] + max(0, min(column, self.ends[line] - self.starts[line]))
+
+
+@dataclass(slots=True)
+class Position:
+    """An LSP position: 0-based line, ``character`` in the negotiated code units."""
+
+    line: int
+    character: int
+
+
+class TextIndex:
+    """Conversions between character offsets and LSP positions for one version of a text."""
+
+    def __init__(self, text: str, encoding: str = UTF16) -> None:
+        self.text = text
+        self.encoding = encoding
+        self.lines = Lines(text)
+
+    def position(self, offset: int) -> Position:
+        offset = max(0, min(offset, len(self.text)))
+        line = self.lines.line_of(offset)
+        start = self.lines.starts[line]
+        offset = min(offset, self.lines.ends[line])  # never inside a CRLF
+        return Position(line, units(self.text[start:offset], self.encoding))
+
+    def offset(self, position: Position) -> int:
+        if position.line < 0:
+            return 0
+        if position.line >= len(self.lines):
+            return len(self.text)
+        content = self.lines.content(position.line)
+        return self.lines.starts[position.line] + chars_for_units(content, position.character, self.encoding)
+
+
+def engine_lines(text: str) -> Lines:
+    """The lines the engine counted when it read ``text``: the JSON reader's for a JSON stream, libyaml's
+    otherwise."""
+    from kubectl_testbench.load.jsonread import looks_like_json
+
+    return Lines(text, JSON_BREAK if looks_like_json(text) else YAML_BREAK)
+
+
+@dataclass(slots=True)
+class Document:
+    """One open document: the client's text and version, and the file it stands for (when it is a file)."""
+
+    uri: str
+    text: str
+    version: int = 0
+    language_id: str = ""
+    path: str | None = None
+    """The local file path of a ``file:`` URI; None for unsaved buffers and other schemes."""
+    _index: TextIndex | None = field(default=None, repr=False)
+
+    def index(self, encoding: str) -> TextIndex:
+        if self._index is None or self._index.encoding != encoding or self._index.text is not self.text:
+            self._index = TextIndex(self.text, encoding)
+        return self._index
+
+    def apply(self, start: Position | None, end: Position | None, new_text: str, encoding: str) -> None:
+        """One ``contentChanges`` entry: the whole text (no range) or the text between two positions."""
+        if start is None or end is None:
+            self.text = new_text
+        else:
+            index = self.index(encoding)
+            a, b = index.offset(start), index.offset(end)
+            if b < a:
+                a, b = b, a
+            self.text = self.text[:a] + new_text + self.text[b:]
+        self._index = None
