@@ -20,6 +20,7 @@ JSON_SCHEMA_FILE = "experiment.schema.json"
 PACKAGED_CRD = PACKAGE / "_generated" / "experiment-crd.json"
 CEL_PARSER = PACKAGE / "_generated" / "cel-parser.json"
 CEL_RULES = PACKAGE / "_generated" / "cel-rules.json"
+DEFAULTS_SCHEMA = PACKAGE / "_generated" / "render-defaults-schema.json"
 
 
 def sort_keys(value: Any) -> Any:
@@ -67,6 +68,12 @@ def cel_parser_text() -> str:
     return tables_text()
 
 
+def defaults_schema_text() -> str:
+    from kubectl_testbench.render.defaults_file import defaults_schema
+
+    return json.dumps(defaults_schema(), indent=1, ensure_ascii=False) + "\n"
+
+
 def expected_files() -> dict[Path, str]:
     """Every generated file and the content it must have."""
     from kubectl_testbench.validate.rules import markdown
@@ -78,6 +85,7 @@ def expected_files() -> dict[Path, str]:
         PACKAGED_CRD: packaged_crd_text(),
         CEL_PARSER: cel_parser_text(),
         CEL_RULES: cel_rules_text(),
+        DEFAULTS_SCHEMA: defaults_schema_text(),
     }
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from kubectl_testbench.load.builder import build
@@ -28,15 +30,26 @@ class DefaultsError(Exception):
         self.diagnostics = diagnostics
 
 
-@cache
-def _validator() -> Any:
+GENERATED_SCHEMA = Path(__file__).resolve().parent.parent / "_generated" / "render-defaults-schema.json"
+
+
+def defaults_schema() -> dict[str, Any]:
+    """The RenderDefaults schema, from its pydantic model; committed to ``_generated/`` by
+    ``python -m kubectl_testbench.crd.artifacts --write`` so that reading a defaults file needs no pydantic."""
     from kubectl_testbench.crd.openapi import model_schema
     from kubectl_testbench.model.defaults import RenderDefaults
-    from kubectl_testbench.validate.schema import SchemaValidator
 
     schema = model_schema(RenderDefaults)
     schema["properties"]["metadata"] = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
-    return SchemaValidator(schema)
+    return schema
+
+
+@cache
+def _validator() -> Any:
+    from kubectl_testbench.validate.schema import SchemaValidator
+
+    with GENERATED_SCHEMA.open(encoding="utf-8") as handle:
+        return SchemaValidator(json.load(handle))
 
 
 def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
