@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +22,15 @@ MAX_PROJECTIONS = 4096
 """A presence-only rule over more paths than this is left to run-time evaluation."""
 
 
-@dataclass
 class Shipped:
-    analyses: dict[str, Any] = field(default_factory=dict)
-    outcomes: dict[str, list[Any]] = field(default_factory=dict)
-    refused: list[Any] | None = None
-    """The cost check's findings for the packaged CRD (None: not known, compute them)."""
+    """The loaded table (a plain class: a dataclass costs a start-up's worth of code generation)."""
+
+    def __init__(self, analyses: dict[str, Any] | None = None, outcomes: dict[str, list[Any]] | None = None,
+                 refused: list[Any] | None = None) -> None:
+        self.analyses: dict[str, Any] = analyses or {}
+        self.outcomes: dict[str, list[Any]] = outcomes or {}
+        self.refused = refused
+        """The cost check's findings for the packaged CRD (None: not known, compute them)."""
 
 
 _SHIPPED: Shipped | None = None

@@ -410,7 +410,6 @@ def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None)
     """
     if not targets:
         return
-    from kubectl_testbench.model.cel_rules import BY_RULE_TEXT
     from kubectl_testbench.validate.cel import evaluate_rule
     from kubectl_testbench.validate.cel_cost import Meter
     from kubectl_testbench.validate.crdschema import refused_rules
@@ -431,6 +430,8 @@ def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None)
                 if outcome.stopped:
                     add("cel/not-evaluated", at, f"rule {spec['rule']!r} {outcome.message}")
                 continue
+            from kubectl_testbench.model.cel_rules import BY_RULE_TEXT
+
             known = BY_RULE_TEXT.get(spec["rule"])
             rule_id = known.id if known else "cel/rule"
             where = (*at, *outcome.field_path)

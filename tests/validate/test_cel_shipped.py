@@ -148,6 +148,19 @@ def test_a_rule_outside_the_table_and_an_unlisted_projection_are_evaluated() -> 
     assert (outcome.passed, outcome.message) == (False, "https only")
 
 
+def test_without_fitting_tables_the_parser_is_built_from_the_grammar(monkeypatch: pytest.MonkeyPatch) -> None:
+    import lark.parsers.lalr_analysis as analysis
+
+    built: list[Any] = []
+    original = analysis.LALR_Analyzer.compute_lalr
+    monkeypatch.setattr(analysis.LALR_Analyzer, "compute_lalr", lambda self: built.append(self) or original(self))
+    monkeypatch.setenv("KUBECTL_TESTBENCH_NO_CACHE", "1")  # Lark's cache would skip the analysis too
+    monkeypatch.setattr(cel_tables, "load", lambda path=None: None)
+    parser = cel_env.parser()
+    assert len(built) == 1 and parser.parse("1 + 2 == 3").data == "expr"
+    assert cel_env.parser(precompiled=True) is not None and len(built) == 2
+
+
 def test_tables_for_another_lark_or_grammar_are_not_used(tmp_path: Path) -> None:
     payload = json.loads(cel_tables.GENERATED.read_text(encoding="utf-8"))
     for field, value in (("lark", "0.0.1"), ("grammar_sha256", "0" * 64)):
