@@ -106,7 +106,7 @@ class CompiledRule:
     def evaluate(self, value: Any, schema: Schema, meter: Meter | None = None) -> CelOutcome:
         if self.transition and not self.optional_old_self:
             return CelOutcome(True, skipped=True)
-        projected = _project(value, self.presence, self.values)
+        projected = project(value, self.presence, self.values)
         key = json.dumps(projected, sort_keys=True, default=repr)
         hit = self.memo.get(key)
         if hit is not None:
@@ -243,7 +243,7 @@ def evaluate_rule(spec: dict[str, Any], value: Any, schema: Schema, meter: Meter
         return CelOutcome(True, skipped=True)
     presence = [tuple(p) for p in analysis["presence"]]
     values = [tuple(p) for p in analysis["values"]]
-    key = outcome_key(spec, _project(value, presence, values))
+    key = outcome_key(spec, project(value, presence, values))
     hit = known.outcomes.get(key)
     if hit is None:
         from kubectl_testbench.validate.cel_store import store
@@ -383,7 +383,7 @@ def _uses_ident(ast: Any, name: str) -> bool:
 _PLACEHOLDER = True
 
 
-def _project(value: Any, presence: list[tuple[str, ...]], values: list[tuple[str, ...]]) -> Any:
+def project(value: Any, presence: list[tuple[str, ...]], values: list[tuple[str, ...]]) -> Any:
     """The part of ``value`` a rule can observe; evaluating on it gives the same result as on ``value``."""
     if any(not p for p in values):
         return value

@@ -68,7 +68,7 @@ def rules_of(schema: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any
 
 def presence_projections(presence: list[tuple[str, ...]]) -> list[Any]:
     """Every projection a presence-only rule can see: each path absent, present, or cut short on the way."""
-    from kubectl_testbench.validate.cel import _project
+    from kubectl_testbench.validate.cel import project
 
     choices = [range(len(path) + 1) for path in presence]
     seen: dict[str, Any] = {}
@@ -80,7 +80,7 @@ def presence_projections(presence: list[tuple[str, ...]]) -> list[Any]:
                 node = node.setdefault(segment, {} if i < depth - 1 or depth < len(path) else True)
                 if not isinstance(node, dict):
                     break
-        projected = _project(value, presence, [])
+        projected = project(value, presence, [])
         seen.setdefault(json.dumps(projected, sort_keys=True), projected)
     return [seen[k] for k in sorted(seen)]
 
