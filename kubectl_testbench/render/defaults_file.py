@@ -6,7 +6,7 @@ import json
 import os
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kubectl_testbench.load.builder import build
 from kubectl_testbench.load.decode import DecodeError, decode
@@ -15,8 +15,10 @@ from kubectl_testbench.load.positions import field_path, locate
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import GROUP
-from kubectl_testbench.render.settings import Defaults
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
+
+if TYPE_CHECKING:  # its dataclasses cost validate's start-up; only a file that exists needs them
+    from kubectl_testbench.render.settings import Defaults
 
 DEFAULTS_FILE = "testbench-defaults.yaml"
 DEFAULTS_KIND = "RenderDefaults"
@@ -90,6 +92,8 @@ def _load_defaults(path: str, version: tuple[int, int]) -> Defaults:
             problems = check_defaults_document(doc, path)
             if problems:
                 raise DefaultsError(problems)
+            from kubectl_testbench.render.settings import Defaults
+
             return Defaults.from_spec(doc.get("spec") or {}, path)
     raise DefaultsError([Diagnostic("input/empty", Severity.ERROR,
                                     f"no {DEFAULTS_KIND} document ({GROUP}/v1alpha1) in the file", path)])

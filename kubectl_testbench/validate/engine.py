@@ -14,13 +14,12 @@ from typing import Any
 
 from kubectl_testbench.load.builder import Remark, build
 from kubectl_testbench.load.decode import DecodeError, decode
-from kubectl_testbench.load.jsonread import looks_like_json
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Path, PosDict, field_path, locate, plain
 from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
-from kubectl_testbench.sniff import file_mentions_group, looks_templated
+from kubectl_testbench.sniff import file_mentions_group, looks_like_json, looks_templated
 from kubectl_testbench.validate import rules as rule_table
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
