@@ -117,3 +117,19 @@ def write_json(files: list[Path], directory: Path) -> list[Path]:
             target.write_text(json.dumps(yaml.safe_load(path.read_text()), indent=2))
         out.append(target)
     return out
+
+
+def write_all(directory: Path, sizes: list[int], big_steps: int, n_fix: int) -> None:
+    """Every corpus of a benchmark run: ``n<size>/``, ``big-<steps>/``, ``fixable-<n_fix>/``, JSON copies of
+    n100 and big."""
+    corpora = {n: write_corpus(directory / f"n{n}", n) for n in sizes}
+    big = write_big(directory / f"big-{big_steps}" / "experiment.yaml", big_steps)
+    write_json(corpora[100], directory / "n100-json")
+    write_json([big], directory / f"big-{big_steps}-json")
+    write_fixable_corpus(directory / f"fixable-{n_fix}", n_fix)
+
+
+if __name__ == "__main__":
+    # run.py calls this in a child process: loading the big corpus grows a process by tens of MiB, and a
+    # child's peak RSS as wait4 reports it starts from its parent's.
+    write_all(Path(sys.argv[1]), [int(n) for n in sys.argv[4:]], int(sys.argv[2]), int(sys.argv[3]))

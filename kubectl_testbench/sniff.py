@@ -26,6 +26,12 @@ _WIDE_BOMS = (
 )
 
 
+def looks_like_json(text: str) -> bool:
+    """kubectl's test (hasJSONPrefix): the first non-blank character is ``{``. (Here, not in load.jsonread:
+    deciding the reader must not cost a YAML file the JSON reader's import.)"""
+    return text.lstrip()[:1] == "{"
+
+
 def mentions_group(data: bytes) -> bool:
     """Whether the bytes mention ``testbench.agentic-layer.ai`` (also in UTF-16/32 files with a BOM)."""
     if MARKER in data:

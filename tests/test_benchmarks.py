@@ -20,9 +20,16 @@ def test_benchmark_quick_mode_prints_the_table(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
-    assert "| case | files | median s | ms/file | peak MiB | vs peer | vs floor |" in out
-    for row in ("| python -c pass |", "| CSafeLoader load | 100 |", "| check-jsonschema | 100 |", "| validate | 100 |",
-                "| render --output-dir | 100 |", "| validate (1000 steps) | 1 |", "| validate (JSON) | 100 |",
-                "| validate (1000 steps, JSON) | 1 |", "| fix --check | 100 |", "| fix --check (10% fixable) | 100 |"):
+    assert "| case | cache | files | median s | ms/file | peak MiB | vs peer | vs floor |" in out
+    assert "Load average (1 / 5 / 15 min) when the run started:" in out
+    for row in ("| python -c pass |", "| CSafeLoader load | - | 100 |", "| check-jsonschema | cold | 100 |",
+                "| validate (1000 steps) | warm | 1 |", "| validate (JSON) | warm | 100 |",
+                "| validate (1000 steps, JSON) | warm | 1 |", "| fix --check (10% fixable) | warm | 100 |",
+                "| validate (10% fixable) | warm | 100 |"):
         assert row in out, row
+    for cache in ("cold", "warm"):
+        for row in ("| validate | {} | 1 |", "| validate | {} | 100 |", "| render --output-dir | {} | 1 |",
+                    "| render --output-dir | {} | 100 |", "| validate -j 1 | {} | 100 |", "| fix --check | {} | 100 |"):
+            assert row.format(cache) in out, row.format(cache)
     assert (tmp_path / "n100" / "exp-00099.yaml").exists()
+    assert (tmp_path / "n100-json" / "exp-00099.json").exists()

@@ -1,4 +1,5 @@
-"""The generated, committed artefacts: ``schemas/`` and the validator's packaged copy of the CRD.
+"""The generated, committed artefacts: ``schemas/``, the validator's packaged copy of the CRD, and what
+CEL needs on a cold start (celpy's grammar as LALR tables, the packaged rules' outcomes).
 
 ``python -m kubectl_testbench.crd.artifacts --write`` regenerates them; tests fail when they drift.
 """
@@ -17,6 +18,9 @@ REPO = PACKAGE.parent
 CRD_FILE = "testbench.agentic-layer.ai_experiments.yaml"
 JSON_SCHEMA_FILE = "experiment.schema.json"
 PACKAGED_CRD = PACKAGE / "_generated" / "experiment-crd.json"
+CEL_PARSER = PACKAGE / "_generated" / "cel-parser.json"
+CEL_RULES = PACKAGE / "_generated" / "cel-rules.json"
+DEFAULTS_SCHEMA = PACKAGE / "_generated" / "render-defaults-schema.json"
 
 
 def sort_keys(value: Any) -> Any:
@@ -49,6 +53,27 @@ def packaged_crd_text() -> str:
     return json.dumps(crd_document(), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
 
 
+def cel_rules_text() -> str:
+    from kubectl_testbench.validate.cel_shipped import table_text
+
+    versions = crd_document()["spec"]["versions"]
+    if len(versions) != 1:
+        raise NotImplementedError("cel-rules.json describes one CRD version")
+    return table_text(versions[0]["schema"]["openAPIV3Schema"])
+
+
+def cel_parser_text() -> str:
+    from kubectl_testbench.validate.cel_tables import tables_text
+
+    return tables_text()
+
+
+def defaults_schema_text() -> str:
+    from kubectl_testbench.render.defaults_file import defaults_schema
+
+    return json.dumps(defaults_schema(), indent=1, ensure_ascii=False) + "\n"
+
+
 def expected_files() -> dict[Path, str]:
     """Every generated file and the content it must have."""
     from kubectl_testbench.validate.rules import markdown
@@ -58,6 +83,9 @@ def expected_files() -> dict[Path, str]:
         REPO / "schemas" / CRD_FILE: crd_yaml(),
         REPO / "schemas" / JSON_SCHEMA_FILE: json_schema_text(),
         PACKAGED_CRD: packaged_crd_text(),
+        CEL_PARSER: cel_parser_text(),
+        CEL_RULES: cel_rules_text(),
+        DEFAULTS_SCHEMA: defaults_schema_text(),
     }
 
 

@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 
 from kubectl_testbench.fix.selection import Selection
 from kubectl_testbench.load.decode import DecodeError, decode
-from kubectl_testbench.load.jsonread import looks_like_json
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
-from kubectl_testbench.sniff import looks_templated
+from kubectl_testbench.sniff import looks_like_json, looks_templated
 from kubectl_testbench.validate.diagnostics import Diagnostic
 from kubectl_testbench.validate.edits import apply_edits, encoding_of
 from kubectl_testbench.validate.engine import (

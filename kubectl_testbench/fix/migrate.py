@@ -33,11 +33,12 @@ from typing import Any
 from kubectl_testbench.fix.comments import lost_comments
 from kubectl_testbench.fix.verify import canonical
 from kubectl_testbench.load.builder import build
-from kubectl_testbench.load.jsonread import looks_like_json, read_stream
+from kubectl_testbench.load.jsonread import read_stream
 from kubectl_testbench.load.limits import Limits
 from kubectl_testbench.load.positions import plain
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import GROUP, KIND
+from kubectl_testbench.sniff import looks_like_json
 from kubectl_testbench.validate.edits import apply_edits, flow_entry_span
 from kubectl_testbench.validate.spans import Node, find, key_name, span_tree
 

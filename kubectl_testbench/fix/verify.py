@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_testbench.load.builder import build
-from kubectl_testbench.load.jsonread import looks_like_json, read_stream
+from kubectl_testbench.load.jsonread import read_stream
 from kubectl_testbench.load.limits import Limits
 from kubectl_testbench.load.positions import plain
 from kubectl_testbench.load.split import split_documents
+from kubectl_testbench.sniff import looks_like_json
 from kubectl_testbench.validate.diagnostics import Fix, FixKind
 
 _UNCHECKED_DATA = (FixKind.REINDENT,)

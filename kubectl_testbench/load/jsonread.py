@@ -35,11 +35,6 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
 
 
-def looks_like_json(text: str) -> bool:
-    """kubectl's test (hasJSONPrefix): the first non-blank character is ``{``."""
-    return text.lstrip()[:1] == "{"
-
-
 @dataclass(slots=True)
 class JsonDocument:
     """One value of the stream: its data, its first line (0-based), duplicate-field remarks, or an error."""

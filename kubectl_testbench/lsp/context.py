@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kubectl_testbench.load.jsonread import looks_like_json
 from kubectl_testbench.lsp.text import Lines
+from kubectl_testbench.sniff import looks_like_json
 
 Segment = str | int
 KEY, VALUE = "key", "value"

@@ -113,7 +113,7 @@ class TextIndex:
 def engine_lines(text: str) -> Lines:
     """The lines the engine counted when it read ``text``: the JSON reader's for a JSON stream, libyaml's
     otherwise."""
-    from kubectl_testbench.load.jsonread import looks_like_json
+    from kubectl_testbench.sniff import looks_like_json
 
     return Lines(text, JSON_BREAK if looks_like_json(text) else YAML_BREAK)
 

@@ -10,3 +10,8 @@ PLURAL = "experiments"
 SINGULAR = "experiment"
 SHORT_NAMES = ("exp",)
 CRON_PATTERN = r"^(\S+\s){4}\S+$"
+
+ANNOTATION_AGENT_URL = f"{GROUP}/agent-url"
+ANNOTATION_GATEWAY_URL = f"{GROUP}/ai-gateway-url"
+ANNOTATION_GATEWAY_PORT = f"{GROUP}/ai-gateway-port"
+"""Render settings an Experiment can carry (see render/settings.py); here so validation need not import it."""

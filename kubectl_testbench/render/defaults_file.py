@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 from functools import cache
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from kubectl_testbench.load.builder import build
 from kubectl_testbench.load.decode import DecodeError, decode
@@ -13,8 +15,10 @@ from kubectl_testbench.load.positions import field_path, locate
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import GROUP
-from kubectl_testbench.render.settings import Defaults
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
+
+if TYPE_CHECKING:  # its dataclasses cost validate's start-up; only a file that exists needs them
+    from kubectl_testbench.render.settings import Defaults
 
 DEFAULTS_FILE = "testbench-defaults.yaml"
 DEFAULTS_KIND = "RenderDefaults"
@@ -28,15 +32,26 @@ class DefaultsError(Exception):
         self.diagnostics = diagnostics
 
 
-@cache
-def _validator() -> Any:
+GENERATED_SCHEMA = Path(__file__).resolve().parent.parent / "_generated" / "render-defaults-schema.json"
+
+
+def defaults_schema() -> dict[str, Any]:
+    """The RenderDefaults schema, from its pydantic model; committed to ``_generated/`` by
+    ``python -m kubectl_testbench.crd.artifacts --write`` so that reading a defaults file needs no pydantic."""
     from kubectl_testbench.crd.openapi import model_schema
     from kubectl_testbench.model.defaults import RenderDefaults
-    from kubectl_testbench.validate.schema import SchemaValidator
 
     schema = model_schema(RenderDefaults)
     schema["properties"]["metadata"] = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
-    return SchemaValidator(schema)
+    return schema
+
+
+@cache
+def _validator() -> Any:
+    from kubectl_testbench.validate.schema import SchemaValidator
+
+    with GENERATED_SCHEMA.open(encoding="utf-8") as handle:
+        return SchemaValidator(json.load(handle))
 
 
 def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
@@ -77,6 +92,8 @@ def _load_defaults(path: str, version: tuple[int, int]) -> Defaults:
             problems = check_defaults_document(doc, path)
             if problems:
                 raise DefaultsError(problems)
+            from kubectl_testbench.render.settings import Defaults
+
             return Defaults.from_spec(doc.get("spec") or {}, path)
     raise DefaultsError([Diagnostic("input/empty", Severity.ERROR,
                                     f"no {DEFAULTS_KIND} document ({GROUP}/v1alpha1) in the file", path)])

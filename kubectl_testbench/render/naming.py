@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-
 MAX_NAME = 253
 SUFFIX_DATASET = "experiment"
 SUFFIX_WORKFLOW = "workflow"
@@ -30,6 +28,8 @@ def resource_name(name: str, namespace: str, suffix: str) -> str:
     full = f"{base}-{suffix}"
     if len(full) <= MAX_NAME:
         return full
+    import hashlib  # only names over 253 characters need it; loading OpenSSL costs validate's start-up
+
     digest = hashlib.sha256(base.encode()).hexdigest()[:8]
     keep = max(MAX_NAME - len(suffix) - len(digest) - 2, 0)
     return f"{base[:keep]}-{digest}-{suffix}"

@@ -11,10 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_testbench.layout import TESTKUBE_NAMESPACE
+from kubectl_testbench.model.constants import ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_PORT, ANNOTATION_GATEWAY_URL
 
-ANNOTATION_AGENT_URL = "testbench.agentic-layer.ai/agent-url"
-ANNOTATION_GATEWAY_URL = "testbench.agentic-layer.ai/ai-gateway-url"
-ANNOTATION_GATEWAY_PORT = "testbench.agentic-layer.ai/ai-gateway-port"
 ANNOTATIONS = (ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_URL, ANNOTATION_GATEWAY_PORT)
 
 DEFAULT_AGENT_PORT = 8000

@@ -8,9 +8,11 @@ same (nulls were pruned before); transition rules (``oldSelf``) do not run on cr
 string, is empty or spans lines. Evaluation is metered (see :mod:`cel_cost`) and every error is one line.
 
 Cost: celpy needs ~40 ms to import and ~0.3 ms per evaluation. Each rule is compiled once per process,
-the Lark parser is cached on disk (:mod:`cel_env`), and results are memoised on the *projection* of
-``self`` the rule can observe: the AST tells which paths it reads and which it only tests with ``has()``.
-The dataset rule reads three presence bits, so thousands of Experiments share a handful of evaluations.
+the Lark parser comes precompiled (:mod:`cel_env`), and results are memoised on the *projection* of
+``self`` the rule (and its messageExpression) can observe: the AST tells which paths it reads and which
+it only tests with ``has()``. The dataset rule reads three presence bits, so thousands of Experiments
+share a handful of evaluations, and for the CRD we ship every one of them was computed when the package
+was built (:mod:`cel_shipped`): a run on our own CRD does not import celpy at all.
 """
 
 from __future__ import annotations
@@ -75,10 +77,20 @@ class CompiledRule:
         self.message_program = None
         if self.message_expression:
             try:
-                self.message_program = self._program(env, env.compile(rewrite(self.message_expression)))
+                message_ast = env.compile(rewrite(self.message_expression))
+                self.message_program = self._program(env, message_ast)
             except Exception:  # a messageExpression that does not compile falls back to message
                 self.message_program = None
+            else:  # the message may read what the rule does not: the projection must keep it
+                presence, values = _access_paths(message_ast)
+                self.presence += [p for p in presence if p not in self.presence]
+                self.values += [p for p in values if p not in self.values]
         self.memo: dict[str, CelOutcome] = {}
+
+    def analysis(self) -> dict[str, Any]:
+        """What a remembered outcome is keyed by: the observed paths, and whether the rule is skipped."""
+        return {"presence": [list(p) for p in self.presence], "values": [list(p) for p in self.values],
+                "transition": self.transition and not self.optional_old_self}
 
     def _program(self, env: Any, ast: Any) -> Any:
         from kubectl_testbench.validate.cel_cost import metered_runner
@@ -94,7 +106,7 @@ class CompiledRule:
     def evaluate(self, value: Any, schema: Schema, meter: Meter | None = None) -> CelOutcome:
         if self.transition and not self.optional_old_self:
             return CelOutcome(True, skipped=True)
-        projected = _project(value, self.presence, self.values)
+        projected = project(value, self.presence, self.values)
         key = json.dumps(projected, sort_keys=True, default=repr)
         hit = self.memo.get(key)
         if hit is not None:
@@ -217,34 +229,66 @@ _RULES: dict[str, CompiledRule] = {}
 def evaluate_rule(spec: dict[str, Any], value: Any, schema: Schema, meter: Meter | None = None) -> CelOutcome:
     """One rule on one value, answering from remembered outcomes when the projection was seen before.
 
-    Only a miss compiles the rule (importing celpy on first use); see :mod:`cel_store`.
+    Remembered first in the package (:mod:`cel_shipped`, every outcome of our CRD's rules), then in the
+    user's cache (:mod:`cel_store`). Only a miss compiles the rule (importing celpy on first use).
     """
-    from kubectl_testbench.validate.cel_store import store
+    from kubectl_testbench.validate.cel_shipped import shipped
 
-    cache = store()
-    rule_text = spec["rule"]
-    analysis = cache.analyses.get(rule_text)
+    known = shipped()
+    rule_key = analysis_key(spec)
+    analysis = known.analyses.get(rule_key)
     if analysis is None:
-        rule = compiled(spec)
-        analysis = {"presence": rule.presence, "values": rule.values,
-                    "transition": rule.transition and not rule.optional_old_self}
-        cache.put_analysis(rule_text, analysis)
+        analysis = _stored_analysis(spec, rule_key)
     if analysis["transition"] and not spec.get("optionalOldSelf"):
         return CelOutcome(True, skipped=True)
     presence = [tuple(p) for p in analysis["presence"]]
     values = [tuple(p) for p in analysis["values"]]
-    projected = _project(value, presence, values)
-    key = json.dumps([spec, projected], sort_keys=True, default=repr)
-    hit = cache.outcomes.get(key)
+    key = outcome_key(spec, project(value, presence, values))
+    hit = known.outcomes.get(key)
+    if hit is None:
+        from kubectl_testbench.validate.cel_store import store
+
+        hit = store().outcomes.get(key)
     if hit is not None:
-        passed, message, error, field_path, *rest = hit
-        return CelOutcome(bool(passed), message, error, tuple(field_path),
-                          reason=rest[0] if rest else "FieldValueInvalid")
+        return outcome_from_saved(hit)
     outcome = compiled(spec).evaluate(value, schema, meter)
     if not outcome.stopped:
-        cache.put_outcome(key, [outcome.passed, outcome.message, outcome.error, list(outcome.field_path),
-                                outcome.reason])
+        from kubectl_testbench.validate.cel_store import store
+
+        store().put_outcome(key, saved_outcome(outcome))
     return outcome
+
+
+def _stored_analysis(spec: dict[str, Any], rule_key: str) -> dict[str, Any]:
+    from kubectl_testbench.validate.cel_store import store
+
+    cache = store()
+    analysis: dict[str, Any] | None = cache.analyses.get(rule_key)
+    if analysis is None:
+        analysis = compiled(spec).analysis()
+        cache.put_analysis(rule_key, analysis)
+    return analysis
+
+
+def analysis_key(spec: dict[str, Any]) -> str:
+    """Rules are analysed by their text, with the messageExpression whose paths are part of it."""
+    rule: str = spec["rule"]
+    message_expression = spec.get("messageExpression")
+    return rule if not message_expression else f"{rule}\0{message_expression}"
+
+
+def outcome_key(spec: dict[str, Any], projected: Any) -> str:
+    return json.dumps([spec, projected], sort_keys=True, default=repr)
+
+
+def saved_outcome(outcome: CelOutcome) -> list[Any]:
+    """A CelOutcome as JSON (an outcome that stopped early is never saved)."""
+    return [outcome.passed, outcome.message, outcome.error, list(outcome.field_path), outcome.reason]
+
+
+def outcome_from_saved(saved: list[Any]) -> CelOutcome:
+    passed, message, error, field_path, *rest = saved
+    return CelOutcome(bool(passed), message, error, tuple(field_path), reason=rest[0] if rest else "FieldValueInvalid")
 
 
 def compiled(spec: dict[str, Any]) -> CompiledRule:
@@ -339,7 +383,7 @@ def _uses_ident(ast: Any, name: str) -> bool:
 _PLACEHOLDER = True
 
 
-def _project(value: Any, presence: list[tuple[str, ...]], values: list[tuple[str, ...]]) -> Any:
+def project(value: Any, presence: list[tuple[str, ...]], values: list[tuple[str, ...]]) -> Any:
     """The part of ``value`` a rule can observe; evaluating on it gives the same result as on ``value``."""
     if any(not p for p in values):
         return value

@@ -1,14 +1,13 @@
 """Building the CEL parser and environment: the one place that constructs them.
 
-Kept apart on purpose: constructing celpy's Lark parser dominates a cold start (DESIGN.md section 10), and
-precompiling the grammar ahead of time must only have to change this module.
+Constructing celpy's Lark parser dominated a cold start (DESIGN.md section 10). The parser now comes
+from the LALR tables generated with the package (:mod:`cel_tables`); only when they do not fit the
+installed Lark or celpy is it built from the grammar, with Lark's cache in our private directory.
 """
 
 from __future__ import annotations
 
-import logging
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,47 +24,46 @@ def environment() -> Any:
 
 
 def build_environment() -> Any:
-    """celpy's Environment with its Lark parser built from our private on-disk cache."""
+    """celpy's Environment, its Lark parser loaded from the generated tables (or built, see :func:`parser`)."""
     import celpy
     from celpy.celparser import CELParser
 
     if CELParser.CEL_PARSER is None:
-        CELParser.CEL_PARSER = _cached_parser()
+        CELParser.CEL_PARSER = parser()
     limit = sys.getrecursionlimit()
     env = celpy.Environment()
     sys.setrecursionlimit(limit)  # celpy raises it process-wide; our rules are shallow
     return env
 
 
-def _cached_parser() -> Any:
-    """celpy's Lark parser, built with Lark's on-disk cache in a private per-user directory (70 ms → 5 ms).
+def parser(precompiled: bool = True) -> Any:
+    """celpy's Lark parser: from the generated tables when they match the installed Lark and grammar."""
+    from kubectl_testbench.validate import cel_tables
 
-    Lark's own ``cache=True`` writes a pickle to the shared temp dir, which another local user could
-    replace; we only use a directory we own and nobody else can write.
+    loaded = cel_tables.load() if precompiled else None
+    return loaded if loaded is not None else built_parser()
+
+
+def built_parser() -> Any:
+    """celpy's Lark parser built from its grammar, with Lark's on-disk cache in a private per-user directory.
+
+    The path for a Lark or celpy the package's tables were not generated for. Lark's own ``cache=True``
+    writes a pickle to the shared temp dir, which another local user could replace; we only use a
+    directory we own and nobody else can write.
     """
-    import celpy
+    import logging
+
     import lark
-    from celpy.celparser import CELParser
+
+    from kubectl_testbench.validate import cel_tables
 
     logging.getLogger("lark").setLevel(logging.CRITICAL)
-    grammar = (Path(celpy.__file__).parent / "cel.lark").read_text()
     cache: str | bool = False
     directory = private_cache_dir()
     if directory is not None:
         cache = str(directory / f"cel-parser-lark{lark.__version__}.pickle")
-    return lark.Lark(
-        grammar,
-        parser="lalr",
-        start="expr",
-        debug=True,
-        g_regex_flags=re.M,
-        lexer_callbacks={"IDENT": CELParser.ambiguous_literals},
-        propagate_positions=True,
-        maybe_placeholders=False,
-        priority="invert",
-        tree_class=lark.Tree,
-        cache=cache,
-    )
+    options = {**cel_tables.BUILD_OPTIONS, **cel_tables.runtime_options()}
+    return lark.Lark(cel_tables.grammar_text(), cache=cache, **options)
 
 
 def private_cache_dir() -> Path | None:

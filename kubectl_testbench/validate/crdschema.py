@@ -43,22 +43,27 @@ def served_versions() -> tuple[str, ...]:
 def refused_rules() -> dict[tuple[tuple[str, ...], int], Any]:
     """Rules of the CRD the API server would refuse for their estimated cost, by (schema path, index).
 
-    Empty for the CRD we ship (a test keeps it so). The answer is remembered in the CEL store with the
-    outcomes, so a warm run does not import celpy to recompute it.
+    Empty for the CRD we ship (a test keeps it so). The answer was computed when the package was built
+    (:mod:`cel_shipped`), so no run imports celpy to recompute it; without that table it is computed
+    once and remembered in the CEL store.
     """
-    import hashlib
-
     from kubectl_testbench.validate.cel_cost import CostFinding
-    from kubectl_testbench.validate.cel_store import store
+    from kubectl_testbench.validate.cel_shipped import shipped
 
-    schema = open_api_schema()
-    key = "cost:" + hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
-    cache = store()
-    saved = cache.analyses.get(key)
+    saved = shipped().refused
     if saved is None:
-        found = refused_in(schema)
-        saved = [[list(path), index, f.path, f.message] for (path, index), f in found.items()]
-        cache.put_analysis(key, saved)
+        import hashlib
+
+        from kubectl_testbench.validate.cel_store import store
+
+        schema = open_api_schema()
+        key = "cost:" + hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
+        cache = store()
+        saved = cache.analyses.get(key)
+        if saved is None:
+            found = refused_in(schema)
+            saved = [[list(path), index, f.path, f.message] for (path, index), f in found.items()]
+            cache.put_analysis(key, saved)
     return {(tuple(path), index): CostFinding(where, message, tuple(path)) for path, index, where, message in saved}
 
 

@@ -16,13 +16,12 @@ from typing import Any
 
 from kubectl_testbench.load.builder import Remark, build
 from kubectl_testbench.load.decode import DecodeError, decode
-from kubectl_testbench.load.jsonread import looks_like_json
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Path, PosDict, field_path, locate, plain
 from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
-from kubectl_testbench.sniff import file_mentions_group, looks_templated
+from kubectl_testbench.sniff import file_mentions_group, looks_like_json, looks_templated
 from kubectl_testbench.validate import rules as rule_table
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, FixKind, Severity
 from kubectl_testbench.validate.fixes import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
@@ -504,7 +503,6 @@ def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None)
     """
     if not targets:
         return
-    from kubectl_testbench.model.cel_rules import BY_RULE_TEXT
     from kubectl_testbench.validate.cel import evaluate_rule
     from kubectl_testbench.validate.cel_cost import Meter
     from kubectl_testbench.validate.crdschema import refused_rules
@@ -525,6 +523,8 @@ def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None)
                 if outcome.stopped:
                     add("cel/not-evaluated", at, f"rule {spec['rule']!r} {outcome.message}")
                 continue
+            from kubectl_testbench.model.cel_rules import BY_RULE_TEXT
+
             known = BY_RULE_TEXT.get(spec["rule"])
             rule_id = known.id if known else "cel/rule"
             where = (*at, *outcome.field_path)

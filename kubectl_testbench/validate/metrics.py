@@ -10,7 +10,7 @@ image lacks): those are UNSCORABLE, with the reason.
 from __future__ import annotations
 
 import json
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 RESPONSE = "response"
@@ -20,7 +20,8 @@ CONTEXTS = "retrievedContexts"
 
 
 def _table() -> dict[str, Any]:
-    text = resources.files("kubectl_testbench").joinpath("_generated", "metrics.json").read_text(encoding="utf-8")
+    # a plain path, as crdschema reads the CRD: importlib.resources costs ~4 ms of imports on every start
+    text = (Path(__file__).resolve().parent.parent / "_generated" / "metrics.json").read_text(encoding="utf-8")
     table: dict[str, Any] = json.loads(text)
     return table
 

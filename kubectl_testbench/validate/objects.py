@@ -9,7 +9,6 @@ not an object, an item that is not an object, or an object without kind makes ``
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -87,5 +86,7 @@ def near_miss_group(group: str) -> bool:
     """A group one slip away from ours (testbench.agentic-layer.io, testbench.agentic-layer.ai.)."""
     if not group or group == GROUP:
         return False
+    import difflib
+
     ratio = difflib.SequenceMatcher(None, group.lower(), GROUP).ratio()
     return ratio >= 0.85 or group.lower().rstrip(".") == GROUP

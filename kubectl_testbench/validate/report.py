@@ -7,7 +7,6 @@ stream, a Markdown step summary with every finding.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -242,6 +241,8 @@ def _root_uri(root: str | None) -> str:
 def _fingerprint(d: Diagnostic, uri: str) -> str:
     """Identity of a finding that survives edits elsewhere in the file: no line or column in it."""
     key = "\0".join((d.rule, uri, d.object, d.path))
+    import hashlib  # OpenSSL's loading is a start-up cost; only SARIF needs it
+
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 

@@ -13,7 +13,6 @@ walk. What differs from a JSON Schema validator, on purpose, to match the API se
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from dataclasses import dataclass
@@ -406,6 +405,8 @@ def _suggest(key: str, props: dict[str, _Node] | None) -> str:
     lower = {p.lower(): p for p in props}
     if key.lower() in lower:
         return f'did you mean "{lower[key.lower()]}"? Field names are case-sensitive'
+    import difflib
+
     close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.7)
     if close:
         return f'did you mean "{close[0]}"?'

@@ -7,7 +7,6 @@ elsewhere, and findings under a path with a schema error are dropped by the engi
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from typing import Any
@@ -125,6 +124,8 @@ def _timezone_hint(tz: str) -> str:
     lower = {z.lower(): z for z in zones}
     if tz.lower() in lower:
         return f'did you mean "{lower[tz.lower()]}"? Zone names are case-sensitive'
+    import difflib
+
     close = difflib.get_close_matches(tz, sorted(zones), n=1, cutoff=0.6)
     return f'did you mean "{close[0]}"?' if close else 'use a name like "Europe/Berlin" or "UTC"'
 
@@ -257,6 +258,8 @@ def _metric(name: str, reference: dict[str, Any], at: Path, step_path: Path, rep
         if name.lower() in lower:
             hint = f'did you mean "{lower[name.lower()]}"? Metric names are RAGAS class names, case-sensitive'
         else:
+            import difflib
+
             close = difflib.get_close_matches(name, list(NEEDS), n=1, cutoff=0.6)
             hint = (f'did you mean "{close[0]}"?' if close else
                     f'use "{alternative(reference)}"; kubectl testbench explain metrics lists the others')
@@ -397,7 +400,7 @@ def gateway(doc: dict[str, Any], report: Report) -> None:
     Dropped by the engine when a RenderDefaults file names a default gateway (``spec.aiGateway.name``), the way
     the operator falls back to the first AiGateway in namespace ai-gateway.
     """
-    from kubectl_testbench.render.settings import ANNOTATION_GATEWAY_URL
+    from kubectl_testbench.model.constants import ANNOTATION_GATEWAY_URL
 
     spec = _spec(doc)
     if spec.get("aiGatewayRef") is not None or not spec:

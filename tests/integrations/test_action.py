@@ -105,9 +105,13 @@ def test_install_step_puts_only_kubectl_testbench_on_the_path(tmp_path: Path, ve
     workspace.mkdir()
     github_path = tmp_path / "github-path"
     github_path.write_text("")
+    github_output = tmp_path / "github-output"
+    github_output.write_text("")
     spec = step("Install kubectl-testbench")
     env = env_with_path(bin_dir, RUNNER_TEMP=str(tmp_path / "runner-temp"), GITHUB_PATH=str(github_path),
-                        PYTHON=str(fake), VERSION=version, ACTION_PATH=str(ROOT))
+                        GITHUB_OUTPUT=str(github_output), HOME=str(tmp_path / "home"), PYTHON=str(fake),
+                        VERSION=version, ACTION_PATH=str(ROOT))
+    env.pop("XDG_CACHE_HOME", None)
     (tmp_path / "runner-temp").mkdir()
     proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", spec["run"]], cwd=workspace,
                           env=env, capture_output=True, text=True, timeout=60, check=False)
@@ -117,6 +121,11 @@ def test_install_step_puts_only_kubectl_testbench_on_the_path(tmp_path: Path, ve
     exposed = Path(added)
     assert sorted(p.name for p in exposed.iterdir()) == ["kubectl-testbench"]  # no python, pip, activate, ...
     assert (exposed / "kubectl-testbench").is_symlink()
+    from kubectl_testbench import __version__
+
+    outputs = dict(line.split("=", 1) for line in github_output.read_text().splitlines())
+    assert outputs == {"version": __version__, "cache-dir": str(tmp_path / "home" / ".cache" / "kubectl-testbench")}
+    assert (tmp_path / "home" / ".cache" / "kubectl-testbench").is_dir(), "actions/cache gets a path to save"
     pip_args = (tmp_path / "runner-temp" / "kubectl-testbench-venv" / "pip-args").read_text().split()
     assert pip_args == ["install", "--quiet", f"kubectl-testbench=={version}" if version else str(ROOT)]
     # a later step sees the job's python first, and kubectl-testbench through the added directory
@@ -127,7 +136,30 @@ def test_install_step_puts_only_kubectl_testbench_on_the_path(tmp_path: Path, ve
     assert later.stdout.splitlines()[0] == "/usr/bin/python3" and later.stdout.splitlines()[1].startswith("kubectl-")
 
 
-NODE24_MAJORS = {"actions/setup-python": 6, "actions/checkout": 5, "github/codeql-action/upload-sarif": 4}
+def test_the_cache_step_keeps_the_tools_cache_directory_keyed_by_the_installed_version() -> None:
+    cache = step("Cache kubectl-testbench")
+    assert cache["uses"].split("@")[0] == "actions/cache"
+    assert cache["with"] == {"path": "${{ steps.install.outputs.cache-dir }}",
+                             "key": "kubectl-testbench-${{ runner.os }}-${{ steps.install.outputs.version }}"}
+    assert cache["if"] == "inputs.cache == 'true'" and action()["inputs"]["cache"]["default"] == "true"
+    names = [s["name"] for s in action()["runs"]["steps"]]
+    assert names.index("Install kubectl-testbench") < names.index("Cache kubectl-testbench") < names.index("Validate")
+    assert step("Install kubectl-testbench")["id"] == "install"
+
+
+def test_the_cache_directory_is_the_one_the_tool_uses(tmp_path: Path) -> None:
+    """The install step's ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-testbench is where a run writes."""
+    code = ("from kubectl_testbench.validate.cel_env import private_cache_dir; print(private_cache_dir())")
+    for env in ({"HOME": str(tmp_path)}, {"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "xdg")}):
+        shell = subprocess.run(["bash", "-c", 'echo "${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-testbench"'],
+                               capture_output=True, text=True, env=env, check=True).stdout.strip()
+        ours = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**env, "PYTHONPATH": str(ROOT)}).stdout.strip()
+        assert shell == ours
+
+
+NODE24_MAJORS = {"actions/setup-python": 6, "actions/checkout": 5, "github/codeql-action/upload-sarif": 4,
+                 "actions/cache": 5}
 """The first major of each action that runs on node24 (node20 actions are deprecated on GitHub's runners)."""
 
 

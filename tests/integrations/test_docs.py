@@ -61,6 +61,15 @@ def test_gitlab_job_writes_the_junit_report_it_publishes() -> None:
     assert job["artifacts"]["reports"]["junit"] == "testbench-junit.xml"
 
 
+def test_gitlab_job_caches_the_directory_the_tool_uses_keyed_by_the_version_it_installs() -> None:
+    job = snippet_yaml("gitlab-ci")["testbench"]
+    variables = job["variables"]
+    assert variables["XDG_CACHE_HOME"] == "$CI_PROJECT_DIR/.cache"
+    assert job["cache"]["paths"] == [".cache/kubectl-testbench/"], "XDG_CACHE_HOME/kubectl-testbench, project-relative"
+    assert job["cache"]["key"] == "kubectl-testbench-$KUBECTL_TESTBENCH_VERSION"
+    assert 'pip install "kubectl-testbench==$KUBECTL_TESTBENCH_VERSION"' in job["script"]
+
+
 def test_argocd_install_points_at_the_component_and_its_image() -> None:
     install = snippet_yaml("argocd-install")
     assert install["components"][0].endswith("//integrations/argocd?ref=main")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import given, settings
 
 from kubectl_testbench.validate.cel import CompiledRule, compiled
@@ -78,6 +80,19 @@ def test_message_expression_and_field_path() -> None:
     spec = {"rule": "self.a < 3", "messageExpression": "'a is ' + string(self.a)", "fieldPath": ".a"}
     outcome = compiled(spec).evaluate({"a": 4}, OBJECT)
     assert (outcome.passed, outcome.message, outcome.field_path) == (False, "a is 4", ("a",))
+
+
+def test_a_message_expression_reading_what_the_rule_does_not_still_sees_it(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outcomes are remembered by the projection of self: it must keep what the message reads (e.g. a name)."""
+    from kubectl_testbench.validate import cel_store
+    from kubectl_testbench.validate.cel import evaluate_rule
+
+    monkeypatch.setattr(cel_store, "_STORE", cel_store.Store(tmp_path))
+    spec = {"rule": "has(self.a)", "message": "static", "messageExpression": "'e is ' + self.e"}
+    assert compiled(spec).presence == [("a",)] and compiled(spec).values == [("e",)]
+    assert evaluate_rule(spec, {"e": "first"}, OBJECT).message == "e is first"
+    assert evaluate_rule(spec, {"e": "second"}, OBJECT).message == "e is second", "not the remembered first"
 
 
 def test_kubernetes_string_library_shims() -> None:

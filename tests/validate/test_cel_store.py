@@ -1,4 +1,6 @@
-"""Remembered CEL outcomes: same answers as evaluating, survive restarts, never trusted blindly."""
+"""Remembered CEL outcomes in the user's cache: same answers as evaluating, survive restarts, never trusted
+blindly. The packaged CRD's outcomes ship with the package (test_cel_shipped.py); these tests switch that
+table off so the cache is what answers."""
 
 from __future__ import annotations
 
@@ -9,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_testbench.validate import cel_store
+from kubectl_testbench.validate import cel_shipped, cel_store
 from kubectl_testbench.validate.cel import CompiledRule, evaluate_rule
 from kubectl_testbench.validate.crdschema import open_api_schema
-from tests.conftest import EXAMPLES, ROOT
+from tests.conftest import ROOT
 
 SCHEMA = open_api_schema()["properties"]["spec"]["properties"]["dataset"]
 SPEC = SCHEMA["x-kubernetes-validations"][0]
@@ -22,6 +24,7 @@ SPEC = SCHEMA["x-kubernetes-validations"][0]
 def fresh_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> cel_store.Store:
     store = cel_store.Store(tmp_path)
     monkeypatch.setattr(cel_store, "_STORE", store)
+    monkeypatch.setattr(cel_shipped, "_SHIPPED", cel_shipped.Shipped())
     return store
 
 
@@ -50,11 +53,13 @@ def test_outcomes_are_keyed_by_the_projection_only(fresh_store: cel_store.Store)
     assert len(fresh_store.outcomes) == 1, "two inline datasets share one presence projection"
 
 
-def test_a_warm_single_file_validation_does_not_import_celpy(tmp_path: Path) -> None:
+def test_a_rule_outside_the_package_is_remembered_so_a_warm_run_does_not_import_celpy(tmp_path: Path) -> None:
     env = {"XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    code = ("import sys; from kubectl_testbench.validate.engine import validate_text;"
-            f"r = validate_text(open({str(EXAMPLES / 'experiments' / 'weather-inline.yaml')!r}).read(), 'x');"
-            "assert r.counts.valid == 1; print('celpy' in sys.modules)")
+    code = ("import sys; from kubectl_testbench.validate.cel import evaluate_rule;"
+            "spec = {'rule': 'has(self.a) != has(self.b)', 'message': 'one of a and b'};"
+            "schema = {'type': 'object', 'properties': {'a': {'type': 'string'}, 'b': {'type': 'string'}}};"
+            "r = evaluate_rule(spec, {'a': 'x', 'b': 'y'}, schema);"
+            "assert (r.passed, r.message) == (False, 'one of a and b'), r; print('celpy' in sys.modules)")
     cold = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     warm = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert (cold.stdout.strip(), warm.stdout.strip()) == ("True", "False")
