@@ -317,7 +317,7 @@ def test_cli_resolves_a_rendered_directory_too() -> None:
     result = run_cli("render", "--resolve", "-o", "json", "--no-defaults", str(GOLDEN / "inline-fixes.yaml"))
     assert result.exit_code == 0, result.output
     [item] = json.loads(result.stdout)["items"]
-    assert item["steps"][0]["files"][0]["content"].startswith("{\n  \"scenarios\"")
+    assert item["steps"][0]["files"][0]["content"].startswith("{\n  \"llm_as_a_judge_model\"")
 
 
 def test_cli_reports_workflows_that_do_not_resolve_against_a_clusters_own_templates() -> None:
