@@ -190,7 +190,7 @@ def test_semantic_no_judge_model_is_an_error_only_when_there_are_metrics() -> No
     assert "llmAsAJudgeModel" in finding.hint
     empty = VALID.replace("llmAsAJudgeModel: gpt-4o-mini", 'llmAsAJudgeModel: ""')
     assert "semantic/no-judge-model" in [d.rule for d in validate_text(empty, "t.yaml").diagnostics]
-    no_metrics = without.replace("              metrics:\n                - metricName: AgentGoalAccuracyWithReference\n",
-                                 "")
+    metrics = "              metrics:\n                - metricName: AgentGoalAccuracyWithReference\n"
+    no_metrics = without.replace(metrics, "")
     assert "semantic/no-judge-model" not in [d.rule for d in validate_text(no_metrics, "t.yaml").diagnostics]
     assert "semantic/no-judge-model" not in [d.rule for d in validate_text(VALID, "t.yaml").diagnostics]
