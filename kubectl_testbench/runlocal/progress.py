@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from kubectl_testbench.safe_text import escape_controls
 
@@ -34,10 +34,17 @@ class Tracker:
 
     phase: str | None
     say: Callable[[str], None]
-    scenarios: list[int] = field(default_factory=list)
-    """Steps per scenario, from the dataset (empty: unknown, counts are then left out)."""
+    shape: Callable[[], list[int]] = list
+    """Steps per scenario of the dataset, read at the first scenario (empty: unknown, counts are left out)."""
+    _scenarios: list[int] | None = None
     _scenario: int = -1
     _step: int = -1
+
+    @property
+    def scenarios(self) -> list[int]:
+        if self._scenarios is None:
+            self._scenarios = self.shape()
+        return self._scenarios
 
     def line(self, raw: str) -> None:
         message = _PREFIX.sub("", raw, count=1)

@@ -43,7 +43,11 @@ Say = Callable[[str], None]
 
 
 class PrepareError(Exception):
-    """The Experiment cannot be run here as given (usage: exit 2)."""
+    """The Experiment cannot be run here as given (usage: exit 2); ``details`` are the findings behind it."""
+
+    def __init__(self, message: str, details: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.details = list(details)
 
 
 class StepFailed(Exception):
@@ -106,8 +110,8 @@ def prepare(path: str, endpoints: Endpoints, *, namespace: str | None = None,
 
     outcome = render_all([path], Request(flags=Flags(namespace=namespace or "default"), fmt="json"), jobs=1)
     if not outcome.ok:
-        lines = [text_line(d).rstrip("\n") for d in outcome.problems]
-        raise PrepareError("\n".join(lines) or f"{path}: nothing to run ({outcome.counts.summary()})")
+        raise PrepareError(f"{path}: nothing run: {outcome.counts.summary()}",
+                           [text_line(d).rstrip("\n") for d in outcome.problems])
     objects = [o.data for o in outcome.objects if o.data is not None]
     workflows = [o for o in objects if o.get("kind") == "TestWorkflow"]
     if len(workflows) != 1:
@@ -157,6 +161,9 @@ def run(prepared: Prepared, output_dir: Path, *, python: Path | None = None, run
     output_dir = output_dir.absolute()
     output_dir.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{output_dir.name}.running-", dir=output_dir.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    work.chmod(0o777 & ~umask)  # mkdtemp's 0700 would end up on the output directory
     base_env = {k: v for k, v in os.environ.items() if k in PASSED_ENV} if runtime is None else dict(os.environ)
     results: list[StepResult] = []
     try:
@@ -164,7 +171,7 @@ def run(prepared: Prepared, output_dir: Path, *, python: Path | None = None, run
         total = len(prepared.steps)
         for index, step in enumerate(prepared.steps, start=1):
             tell(f"[{index}/{total}] {step.name} ({step.phase or ' '.join(step.argv[:2])})")
-            tracker = Tracker(step.phase, tell, dataset_shape(work) if step.phase in ("run", "evaluate") else [])
+            tracker = Tracker(step.phase, tell, lambda: dataset_shape(work))
             if runtime is not None:
                 result = run_container_step(runtime, image or step.image, step, work, base_env=base_env,
                                             on_line=tracker.line, timeout=timeout)
