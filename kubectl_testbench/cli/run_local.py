@@ -113,14 +113,14 @@ def run_local(args: LocalArgs) -> NoReturn:
 def _executor(args: LocalArgs) -> tuple[Path | None, str | None]:
     if args.runtime == "container":
         return None, _container_runtime()
-    from kubectl_testbench.phases.env import PhaseEnvError, ensure_phase_env, find_python
+    from kubectl_testbench.phases.env import PhaseEnvError, ensure_env, find_python, phase_spec
 
     try:
-        find_python(args.phase_python)
+        python, version = find_python(args.phase_python)
     except PhaseEnvError as err:
         fail(str(err))
     try:
-        env = ensure_phase_env(args.phase_python, progress=lambda m: _say(f"phase environment: {m}"))
+        env = ensure_env(phase_spec(), python, version, progress=lambda m: _say(f"phase environment: {m}"))
     except PhaseEnvError as err:
         fail(str(err), EXIT_INTERNAL)
     return env.python, None

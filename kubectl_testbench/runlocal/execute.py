@@ -71,37 +71,63 @@ def process_env(step: LocalStep, base_env: Mapping[str, str]) -> dict[str, str]:
     return {**base_env, **IMAGE_ENV, **step.env}
 
 
+class Running:
+    """A started process whose merged output is read line by line from the start; lines go to ``on_line`` once it
+    is set (earlier ones are handed over then), and are all kept."""
+
+    def __init__(self, command: Sequence[str], *, env: Mapping[str, str], cwd: Path, stdin: int | None) -> None:
+        self.process = subprocess.Popen(list(command), cwd=cwd, env=dict(env), stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, stdin=stdin)
+        self.lines: list[str] = []
+        self._lock = threading.Lock()
+        self._on_line: Line | None = None
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for raw in self.process.stdout:
+            line = raw.decode("utf-8", errors="replace").rstrip("\n")
+            with self._lock:
+                self.lines.append(line)
+                callback = self._on_line
+            if callback is not None:
+                callback(line)
+
+    def follow(self, on_line: Line | None) -> None:
+        with self._lock:  # held while the earlier lines are handed over, so none overtakes them
+            self._on_line = on_line
+            if on_line is not None:
+                for line in self.lines:
+                    on_line(line)
+
+    def wait(self, timeout: float | None) -> tuple[int, str, bool]:
+        """(exit code, output, timed out); the process is killed on a timeout or an interrupt."""
+        timed_out = False
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            self.kill()
+        except BaseException:  # an interrupt: the step must not outlive us
+            self.kill()
+            raise
+        finally:
+            self._reader.join(timeout=10)
+        return self.process.returncode, "\n".join(self.lines) + ("\n" if self.lines else ""), timed_out
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+
+
 def stream(command: Sequence[str], *, env: Mapping[str, str], cwd: Path, on_line: Line | None = None,
            timeout: float | None = None) -> tuple[int, str, bool]:
     """Run ``command``, passing each output line to ``on_line`` as it comes; (exit code, output, timed out)."""
-    process = subprocess.Popen(list(command), cwd=cwd, env=dict(env), stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    lines: list[str] = []
-
-    def read() -> None:
-        assert process.stdout is not None
-        for raw in process.stdout:
-            line = raw.decode("utf-8", errors="replace").rstrip("\n")
-            lines.append(line)
-            if on_line is not None:
-                on_line(line)
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    timed_out = False
-    try:
-        process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        process.kill()
-        process.wait()
-    except BaseException:  # an interrupt: the step must not outlive us
-        process.kill()
-        process.wait()
-        raise
-    finally:
-        reader.join(timeout=10)
-    return process.returncode, "\n".join(lines) + ("\n" if lines else ""), timed_out
+    running = Running(command, env=env, cwd=cwd, stdin=subprocess.DEVNULL)
+    running.follow(on_line)
+    return running.wait(timeout)
 
 
 def run_step(python: Path, step: LocalStep, root: Path, *, base_env: Mapping[str, str] | None = None,
@@ -112,6 +138,73 @@ def run_step(python: Path, step: LocalStep, root: Path, *, base_env: Mapping[str
     code, output, timed_out = stream([os.fspath(python), *step.argv], env=process_env(step, base_env or {}),
                                      cwd=cwd, on_line=on_line, timeout=timeout)
     return StepResult(step, code, output, time.monotonic() - start, timed_out)
+
+
+# --- warm start: the next steps import while the one before them runs -------------------------------------------
+
+WARM_PRELUDE = """\
+import ast, importlib, importlib.util, runpy, sys
+module = sys.argv[1]
+spec = importlib.util.find_spec(module)
+with open(spec.origin, "rb") as source:
+    body = ast.parse(source.read()).body
+for node in body:
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        names = [node.module]
+    else:
+        continue
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:
+            pass
+if sys.stdin.readline() != "go\\n":
+    sys.exit(0)
+sys.stdin.close()
+sys.argv = [spec.origin, *sys.argv[2:]]
+runpy.run_module(module, run_name="__main__", alter_sys=True)
+"""
+"""``python -c WARM_PRELUDE MODULE ARGS…``: imports what ``MODULE`` imports at its top level (errors left for the
+module itself to raise), waits for ``go`` on stdin, then runs ``MODULE`` as ``__main__`` with ``ARGS``: what
+``python -m MODULE ARGS…`` does, with the imports done ahead of time. The module's own code runs unchanged."""
+
+
+def warmable(step: LocalStep) -> bool:
+    """A ``-m module`` step (every phase but the setup dispatcher, which is a ``-c`` script)."""
+    return len(step.argv) >= 2 and step.argv[0] == "-m"
+
+
+class WarmStep:
+    """A step started ahead of its turn: its imports run now, its module when :meth:`release` says go."""
+
+    def __init__(self, python: Path, step: LocalStep, root: Path, base_env: Mapping[str, str]) -> None:
+        if not warmable(step):
+            raise ValueError(f"step {step.name} is not a -m step")
+        self.step, self.root = step, root
+        cwd = host_path(root, step.working_dir)
+        cwd.mkdir(parents=True, exist_ok=True)
+        self.running = Running([os.fspath(python), "-c", WARM_PRELUDE, *step.argv[1:]],
+                               env=process_env(step, base_env), cwd=cwd, stdin=subprocess.PIPE)
+
+    def release(self, on_line: Line | None = None, timeout: float | None = None) -> StepResult:
+        """Place the step's files, let it run, wait for it."""
+        place_files(self.step, self.root)
+        start = time.monotonic()
+        stdin = self.running.process.stdin
+        assert stdin is not None
+        try:
+            stdin.write(b"go\n")
+            stdin.close()
+        except BrokenPipeError:  # it ended while importing; its output says why
+            pass
+        self.running.follow(on_line)
+        code, output, timed_out = self.running.wait(timeout)
+        return StepResult(self.step, code, output, time.monotonic() - start, timed_out)
+
+    def cancel(self) -> None:
+        self.running.kill()
 
 
 # --- the phase image under docker/podman ----------------------------------------------------------------------

@@ -11,7 +11,9 @@ Everything else runs exactly as resolved. In order, on every step:
    removed and ``OTEL_SDK_DISABLED=true`` set (an in-cluster collector is not reachable, and the run phase would
    otherwise wait on ``localhost:4318`` for every span);
 4. ``RAGAS_DO_NOT_TRACK=true`` (ragas' usage analytics; not set by the image);
-5. ``--env NAME=VALUE`` last: the caller's word is final (MinIO endpoint and credentials, anything else).
+5. ``--env NAME=VALUE`` last: the caller's word is final (MinIO endpoint and credentials, anything else);
+6. the publish step is left out when no OTLP endpoint is set after all that: it would only log that publishing
+   is disabled and exit 0 (publish.py; upstream's testworkflow runner skips it the same way).
 
 Endpoints that are still in-cluster names after that (the setup phase's MinIO, a dataset URL) are refused with
 the ``kubectl port-forward`` to use, before anything runs.
@@ -114,6 +116,8 @@ def plan(steps: Sequence[LocalStep], endpoints: Endpoints, given: Mapping[str, s
         planned = replace(step, argv=argv, env=env)
         if planned.phase == "setup":
             _check_setup(planned)
+        if planned.phase == "publish" and not planned.env.get("OTEL_EXPORTER_OTLP_ENDPOINT"):
+            continue  # it would log "OTLP publishing disabled" and exit 0; testworkflow skips it the same way
         out.append(planned)
     return out
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kubectl_testbench import layout
-from kubectl_testbench.runlocal.execute import StepResult, host_path, run_container_step, run_step
+from kubectl_testbench.runlocal.execute import StepResult, WarmStep, host_path, run_container_step, run_step, warmable
 from kubectl_testbench.runlocal.plan import Endpoints, PlanError, plan
 from kubectl_testbench.runlocal.progress import Tracker
 from kubectl_testbench.runlocal.steps import LocalStep, StepError, local_steps
@@ -166,8 +166,12 @@ def run(prepared: Prepared, output_dir: Path, *, python: Path | None = None, run
     work.chmod(0o777 & ~umask)  # mkdtemp's 0700 would end up on the output directory
     base_env = {k: v for k, v in os.environ.items() if k in PASSED_ENV} if runtime is None else dict(os.environ)
     results: list[StepResult] = []
+    warm: dict[int, WarmStep] = {}
     try:
         (work / "logs").mkdir()
+        if python is not None:  # every -m step imports now, while the steps before it run (execute.WARM_PRELUDE)
+            warm = {i: WarmStep(python, step, work, base_env) for i, step in enumerate(prepared.steps)
+                    if warmable(step)}
         total = len(prepared.steps)
         for index, step in enumerate(prepared.steps, start=1):
             tell(f"[{index}/{total}] {step.name} ({step.phase or ' '.join(step.argv[:2])})")
@@ -175,6 +179,8 @@ def run(prepared: Prepared, output_dir: Path, *, python: Path | None = None, run
             if runtime is not None:
                 result = run_container_step(runtime, image or step.image, step, work, base_env=base_env,
                                             on_line=tracker.line, timeout=timeout)
+            elif index - 1 in warm:
+                result = warm.pop(index - 1).release(on_line=tracker.line, timeout=timeout)
             else:
                 assert python is not None
                 result = run_step(python, step, work, base_env=base_env, on_line=tracker.line, timeout=timeout)
@@ -188,6 +194,9 @@ def run(prepared: Prepared, output_dir: Path, *, python: Path | None = None, run
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
+    finally:
+        for started in warm.values():
+            started.cancel()
     return Outcome(output_dir, results)
 
 

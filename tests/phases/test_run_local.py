@@ -13,6 +13,7 @@ import os
 import re
 import shlex
 import stat
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -84,12 +85,12 @@ def test_the_readme_example_exits_0_with_every_metric_scored_and_results_reads_i
     assert "Weather in New York" in (out / REPORT).read_text(encoding="utf-8")
     assert set(judge.authorizations) == {"Bearer testbench"}
     assert agent.executor.inputs == ["What is the weather like in New York right now?"]
-    for line in ("[1/4] run (run)", "  scenario 1/1: Weather in New York",
-                 "    step 1/1: What is the weather like in New York right now?", "[2/4] evaluate-results (evaluate)",
+    for line in ("[1/3] run (run)", "  scenario 1/1: Weather in New York",
+                 "    step 1/1: What is the weather like in New York right now?", "[2/3] evaluate-results (evaluate)",
                  "    ToolCallAccuracy: 1.000 (threshold 0.900) pass", f"HTML report: {out / REPORT}"):
         assert line in stderr.splitlines(), (line, stderr)
     assert sorted(p.name for p in (out / "logs").iterdir()) == ["01-run.log", "02-evaluate-results.log",
-                                                                "03-publish-metrics.log", "04-visualize-metrics.log"]
+                                                                "03-visualize-metrics.log"], "no endpoint: no publish"
 
     results = run_process("results", str(out), "--min-pass-rate", "1", cwd=tmp_path)
     assert results.returncode == 0 and b"3 passed, 0 failed, 0 errored" in results.stdout
@@ -182,8 +183,21 @@ def test_runtime_container_runs_the_steps_through_the_docker_command_line_it_bui
     assert code == 0, stderr
     logged = [json.loads(line) for line in calls.read_text().splitlines()]
     assert [call[call.index("ghcr.io/agentic-layer/testbench/testworkflows:0.10.0") + 2] for call in logged] == [
-        "testbench.run", "testbench.evaluate", "testbench.publish", "testbench.visualize"]
+        "testbench.run", "testbench.evaluate", "testbench.visualize"]
     assert all("sk-container" not in " ".join(call) for call in logged), "secrets go by name, not in argv"
     assert all(isinstance(score, float) for _, score in scores(tmp_path / "testbench-run"))
     assert set(judge.authorizations) == {"Bearer sk-container"}
     assert re.search(r"Checks: 3 passed", stdout)
+
+
+def test_the_benchmark_compares_run_local_with_the_standalone_runner(phase_env: Env) -> None:
+    """benchmarks/run.py's run --local section runs (one repetition; the figures live in benchmarks/results.md)."""
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--only-run-local", "--quick"],
+                          capture_output=True, text=True, env=cli_env(), timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| ")]
+    assert [row.split(" | ")[0] for row in rows[1:]] == [
+        "| floor: phase python -c 'import testbench.evaluate'", "| peer: testworkflow config.yaml (one process)",
+        "| kubectl testbench run --local (warm environment)"]
+    assert all(row.split(" | ")[2] == "0" for row in rows[1:]), "every run exits 0"
+    assert re.search(r"Target: run --local within 1\.2× of the standalone runner: \d+\.\d\d×", proc.stdout)

@@ -118,7 +118,8 @@ def prepared(*steps: LocalStep) -> session.Prepared:
     return session.Prepared("ns/exp", "exp-ns-workflow", list(steps))
 
 
-WRITE = LocalStep("write", ("-m", "testbench.evaluate"), files={"/data/datasets/experiment.json": b"{}"})
+WRITE = LocalStep("write", ("-c", "testbench.evaluate"), files={"/data/datasets/experiment.json": b"{}"})
+"""Not a ``-m`` step, so it is started at its turn (warm starts: the next test)."""
 
 
 def test_a_run_lands_complete_replaces_an_earlier_one_and_a_failed_one_changes_nothing(tmp_path: Path) -> None:
@@ -147,3 +148,43 @@ def test_a_directory_that_is_not_an_earlier_run_is_never_replaced(tmp_path: Path
     with pytest.raises(session.PrepareError, match="exists and is not the output of an earlier run --local"):
         session.run(prepared(WRITE), tmp_path, python=Path("/bin/true"))
     assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_a_warm_step_imports_ahead_and_runs_its_module_as_main_only_when_released(tmp_path: Path) -> None:
+    """``python -c WARM_PRELUDE MODULE ARGS`` is ``python -m MODULE ARGS`` with the imports done early: the module
+    runs as __main__ with the same argv once released, and not before; its own imports are already loaded."""
+    import sys
+    import time
+
+    from kubectl_testbench.runlocal.execute import WarmStep
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "heavy.py").write_text("import time\nLOADED_AT = time.time()\n")
+    (package / "probe.py").write_text(
+        "import json, sys, time\nimport heavy\n"
+        "json.dump({'name': __name__, 'argv': sys.argv, 'heavy_before_main': heavy.LOADED_AT < time.time(),"
+        " 'cwd_files': sorted(__import__('os').listdir('data'))}, open('probe.json', 'w'))\n")
+    step = LocalStep("probe", ("-m", "probe", "a b", "--flag"), {"PYTHONPATH": str(package)},
+                     files={"/data/in.json": b"{}"})
+    warm = WarmStep(Path(sys.executable), step, tmp_path / "root", {"PATH": os.environ["PATH"]})
+    time.sleep(0.5)
+    assert not (tmp_path / "root" / "probe.json").exists(), "nothing of the module runs before release"
+    assert not (tmp_path / "root" / "data").exists(), "files are placed at release"
+    result = warm.release()
+    assert result.returncode == 0, result.output
+    import json
+
+    seen = json.loads((tmp_path / "root" / "probe.json").read_text())
+    assert seen == {"name": "__main__", "argv": [str(package / "probe.py"), "a b", "--flag"],
+                    "heavy_before_main": True, "cwd_files": ["in.json"]}
+
+
+def test_a_warm_step_that_is_never_released_is_stopped(tmp_path: Path) -> None:
+    import sys
+
+    from kubectl_testbench.runlocal.execute import WarmStep
+
+    warm = WarmStep(Path(sys.executable), LocalStep("p", ("-m", "json.tool")), tmp_path, {})
+    warm.cancel()
+    assert warm.running.process.poll() is not None

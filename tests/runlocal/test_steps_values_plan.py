@@ -131,6 +131,8 @@ def test_only_the_cluster_endpoints_change_and_env_flags_come_last() -> None:
                                                 otlp_endpoint="http://127.0.0.1:4318"))
     assert all(s.env["OTEL_EXPORTER_OTLP_ENDPOINT"] == "http://127.0.0.1:4318" and "OTEL_SDK_DISABLED" not in s.env
                for s in with_otlp)
+    assert "publish" not in planned, "without an endpoint publish would send nothing: left out"
+    assert [s.phase for s in with_otlp] == ["run", "evaluate", "publish", "visualize"]
 
 
 def test_s3_through_an_in_cluster_or_default_minio_is_refused_with_the_port_forward() -> None:
