@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -50,14 +51,19 @@ def complete_experiments(ctx: click.Context, param: click.Parameter, incomplete:
     return [CompletionItem(n) for n in quiet_cluster(ctx, names) if n.startswith(incomplete)]
 
 
-def _tags(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, str]:
-    tags = {}
-    for value in values:
-        key, sep, val = value.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"{value!r}: use KEY=VALUE", ctx, param)
-        tags[key] = val
-    return tags
+def _pairs(word: str) -> Callable[[click.Context, click.Parameter, tuple[str, ...]], dict[str, str]]:
+    """A click callback turning repeated ``WORD=VALUE`` options into a dict (a later one of a name wins)."""
+
+    def parse(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, str]:
+        pairs: dict[str, str] = {}
+        for value in values:
+            key, sep, val = value.partition("=")
+            if not sep or not key:
+                raise click.BadParameter(f"{value!r}: use {word}=VALUE", ctx, param)
+            pairs[key] = val
+        return pairs
+
+    return parse
 
 
 LOCAL_EXIT_CODES = ("With --local: 0 every evaluation passed, 1 one failed or errored, 2 usage, 3 agent or judge "
@@ -66,16 +72,6 @@ CLUSTER_ONLY = ("testkube_namespace", "wait", "poll_interval", "tags", "dry_run"
                 "request_timeout")
 LOCAL_ONLY = ("agent_url", "judge_url", "otlp_endpoint", "output_dir", "phase_python", "runtime", "image", "env",
               "values_from")
-
-
-def _env_pairs(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, str]:
-    pairs: dict[str, str] = {}
-    for value in values:
-        key, sep, val = value.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"{value!r}: use NAME=VALUE", ctx, param)
-        pairs[key] = val
-    return pairs
 
 
 @click.command(epilog=EXIT_CODES_HELP + " With --wait, 1 also means the execution failed, was aborted or did "
@@ -88,7 +84,7 @@ def _env_pairs(ctx: click.Context, param: click.Parameter, values: tuple[str, ..
                    "stop a step that runs longer.")
 @click.option("--poll-interval", type=Duration(), default="2s", show_default=True,
               help="With --wait: how often to read the execution's status.")
-@click.option("--tag", "tags", multiple=True, metavar="KEY=VALUE", callback=_tags,
+@click.option("--tag", "tags", multiple=True, metavar="KEY=VALUE", callback=_pairs("KEY"),
               help="Testkube execution tag (repeatable).")
 @click.option("--dry-run", type=click.Choice(("none", "client", "server")), default="none", show_default=True,
               help="client: print the TestWorkflowExecution and send nothing; server: create it with dryRun=All.")
@@ -116,7 +112,7 @@ def _env_pairs(ctx: click.Context, param: click.Parameter, values: tuple[str, ..
                    "docker/podman (container) [local].")
 @click.option("--image", default=None, metavar="IMAGE",
               help="With --runtime container: the phase image [the templates' image].")
-@click.option("--env", "env", multiple=True, metavar="NAME=VALUE", callback=_env_pairs,
+@click.option("--env", "env", multiple=True, metavar="NAME=VALUE", callback=_pairs("NAME"),
               help="With --local: set a variable for every step, over the Experiment's (repeatable): MinIO "
                    "endpoint and credentials, values the cluster would take from Secrets.")
 @click.option("--values-from", "values_from", multiple=True, metavar="PATH", type=click.Path(exists=True),
