@@ -4,7 +4,7 @@
 
 1. the phase environment: a cold build into an empty cache dir (pip's own download cache stays as it is), then
    a warm lookup of the same key;
-2. each phase of examples/experiments/weather-inline.yaml's rendered workflow against the stand-ins
+2. each phase of examples/experiments/weather-inline.yaml as render --resolve resolves it, against the stand-ins
    (tests/phases: A2A agent, judge, OTLP receiver), as the phase end-to-end tests run it;
 3. the run phase with no OTLP endpoint (the package's span exporter retries localhost:4318) against
    OTEL_SDK_DISABLED=true. A floor for every process: ``python -c pass`` with the phase environment's Python.
@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kubectl_testbench.phases import env as phase_env  # noqa: E402
+from kubectl_testbench.runlocal.values import Values  # noqa: E402
 from tests.phases import workflow as wf  # noqa: E402
 from tests.phases.a2a_agent import A2AAgentStandIn  # noqa: E402
 from tests.phases.harness import PhaseStep, run_phase, run_phases  # noqa: E402
@@ -48,12 +49,9 @@ def main() -> int:
         subprocess.run([str(built.python), "-c", "pass"], check=True)
         rows.append(("floor: phase python -c pass", time.monotonic() - start))
         work = Path(tmp) / "work"
-        manifests = wf.render(str(ROOT / "examples" / "experiments" / "weather-inline.yaml"))
-        found = wf.in_cluster_origins(manifests)
+        workflow = wf.resolve_gitops(ROOT / "examples" / "experiments" / "weather-inline.yaml")
         with A2AAgentStandIn() as agent, JudgeStandIn() as judge, OtlpStandIn() as otlp:
-            steps = wf.phase_steps(manifests, origins={found["agent"]: agent.url, found["judge"]: judge.url,
-                                                       found["otlp"]: otlp.url},
-                                   step_env={"evaluate-template": {"OPENAI_API_KEY": "testbench"}})
+            steps = wf.phase_steps(workflow, Values(), {"agent": agent.url, "gateway": judge.url, "otlp": otlp.url})
             for result in run_phases(built, steps, work / "e2e"):
                 rows.append((f"phase {result.step.name} (exit {result.returncode})", result.seconds))
             dataset = {"scenarios": [{"name": "one", "steps": [{"input": "hi"}]}]}

@@ -155,7 +155,14 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=None, help="rounds per case (one-file cases: 3× as many)")
     parser.add_argument("--output", type=Path, default=HERE / "results.md")
     parser.add_argument("--corpus", type=Path, default=HERE / ".corpus")
+    parser.add_argument("--only-run-local", action="store_true",
+                        help="only the run --local section (benchmarks/run_local.py), printed, not written")
     args = parser.parse_args()
+    if args.only_run_local:
+        from run_local import section
+
+        print(section(args.repeats or (1 if args.quick else 5)))
+        return 0
     repeats = args.repeats or (1 if args.quick else 5)
     sizes = [1, 100] if args.quick else [1, 100, 2000, 10000]
     big_steps = 1000 if args.quick else 10000
@@ -216,6 +223,9 @@ def main() -> int:
     report += "\n" + lsp_section(args.quick)
     if not args.quick:
         report += agreement_section()
+        from run_local import section
+
+        report += section(repeats)
     print(report)
     if not args.quick:
         args.output.write_text(report)

@@ -55,8 +55,8 @@ def datasets(draw: st.DrawFn) -> dict[str, Any]:
                                             for n in names]}
     if draw(st.booleans()):
         inline["defaultThreshold"] = draw(threshold)
-    if draw(st.booleans()):
-        inline["llmAsAJudgeModel"] = draw(st.sampled_from(["gpt-4o-mini", "gemini-2.5-flash-lite"]))
+    # always set: without a judge model no metric scores (semantic/no-judge-model is an error)
+    inline["llmAsAJudgeModel"] = draw(st.sampled_from(["gpt-4o-mini", "gemini-2.5-flash-lite"]))
     return {"inline": inline}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -50,45 +51,120 @@ def complete_experiments(ctx: click.Context, param: click.Parameter, incomplete:
     return [CompletionItem(n) for n in quiet_cluster(ctx, names) if n.startswith(incomplete)]
 
 
-def _tags(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, str]:
-    tags = {}
-    for value in values:
-        key, sep, val = value.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"{value!r}: use KEY=VALUE", ctx, param)
-        tags[key] = val
-    return tags
+def _pairs(word: str) -> Callable[[click.Context, click.Parameter, tuple[str, ...]], dict[str, str]]:
+    """A click callback turning repeated ``WORD=VALUE`` options into a dict (a later one of a name wins)."""
+
+    def parse(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, str]:
+        pairs: dict[str, str] = {}
+        for value in values:
+            key, sep, val = value.partition("=")
+            if not sep or not key:
+                raise click.BadParameter(f"{value!r}: use {word}=VALUE", ctx, param)
+            pairs[key] = val
+        return pairs
+
+    return parse
+
+
+LOCAL_EXIT_CODES = ("With --local: 0 every evaluation passed, 1 one failed or errored, 2 usage, 3 agent or judge "
+                    "unreachable (checked first), a phase step failed, or the phase environment could not be built.")
+CLUSTER_ONLY = ("testkube_namespace", "wait", "poll_interval", "tags", "dry_run", "kubeconfig", "context",
+                "request_timeout")
+LOCAL_ONLY = ("agent_url", "judge_url", "otlp_endpoint", "output_dir", "phase_python", "runtime", "image", "env",
+              "values_from")
 
 
 @click.command(epilog=EXIT_CODES_HELP + " With --wait, 1 also means the execution failed, was aborted or did "
-               "not finish within --timeout.")
+               "not finish within --timeout. " + LOCAL_EXIT_CODES)
 @click.argument("experiment", shell_complete=complete_experiments)
 @click.option("--testkube-namespace", default=None, help="Namespace of Testkube and the workflow [testkube].")
 @click.option("--wait", is_flag=True, help="Follow the execution until it ends; exit 1 unless it passed.")
 @click.option("--timeout", type=Duration(), default="30m", show_default=True,
-              help="With --wait: give up waiting after this long (the execution keeps running).")
+              help="With --wait: give up waiting after this long (the execution keeps running). With --local: "
+                   "stop a step that runs longer.")
 @click.option("--poll-interval", type=Duration(), default="2s", show_default=True,
               help="With --wait: how often to read the execution's status.")
-@click.option("--tag", "tags", multiple=True, metavar="KEY=VALUE", callback=_tags,
+@click.option("--tag", "tags", multiple=True, metavar="KEY=VALUE", callback=_pairs("KEY"),
               help="Testkube execution tag (repeatable).")
 @click.option("--dry-run", type=click.Choice(("none", "client", "server")), default="none", show_default=True,
               help="client: print the TestWorkflowExecution and send nothing; server: create it with dryRun=All.")
-@click.option("-o", "--output", "fmt", type=click.Choice(("name", "yaml", "json")), default="name",
-              show_default=True, help="What to print on stdout: the execution's name, or a record of it.")
+@click.option("-o", "--output", "fmt", type=click.Choice(("name", "yaml", "json", "table", "csv", "markdown",
+                                                          "junit")), default=None,
+              help="What to print on stdout: the execution's name, or a record of it (name|yaml|json) [name]. "
+                   "With --local: the results summary (table|json|csv|markdown|junit) [table].")
+@click.option("--local", is_flag=True,
+              help="Run the Experiment in FILE on this machine with the phase image's own code: no cluster, no "
+                   "Testkube (docs/run-local.md).")
+@click.option("--agent-url", default=None, metavar="URL",
+              help="With --local: the agent's A2A URL here (required: the Experiment's is a Service in the "
+                   "cluster; kubectl port-forward it).")
+@click.option("--judge-url", default=None, metavar="URL",
+              help="With --local: OpenAI-compatible base URL of the judge (key from $OPENAI_API_KEY, else "
+                   "\"testbench\") [the Experiment's gateway, unless it is in-cluster].")
+@click.option("--otlp-endpoint", default=None, metavar="URL",
+              help="With --local: OTLP/HTTP endpoint for traces and scores [none: OTEL_SDK_DISABLED=true].")
+@click.option("--output-dir", default=None, metavar="DIR",
+              help="With --local: where the run's data/ tree and logs go, replaced by each run [testbench-run].")
+@click.option("--phase-python", default=None, metavar="PATH",
+              help="With --local: Python >= 3.12 for the phase environment [python3.13, python3.12, pyenv's].")
+@click.option("--runtime", type=click.Choice(("local", "container")), default=None,
+              help="With --local: run the phases in a cached virtualenv (local), or the phase image itself with "
+                   "docker/podman (container) [local].")
+@click.option("--image", default=None, metavar="IMAGE",
+              help="With --runtime container: the phase image [the templates' image].")
+@click.option("--env", "env", multiple=True, metavar="NAME=VALUE", callback=_pairs("NAME"),
+              help="With --local: set a variable for every step, over the Experiment's (repeatable): MinIO "
+                   "endpoint and credentials, values the cluster would take from Secrets.")
+@click.option("--values-from", "values_from", multiple=True, metavar="PATH", type=click.Path(exists=True),
+              help="With --local: Secrets/ConfigMaps (YAML/JSON files or directories, e.g. kubectl get secret X "
+                   "-o yaml) that the Experiment's valueFrom references read (repeatable).")
 @cluster_options
-def run(experiment: str, testkube_namespace: str | None, wait: bool, timeout: float, poll_interval: float,
-        tags: dict[str, str], dry_run: str, fmt: str, cluster: ClusterOptions) -> None:
+@click.pass_context
+def run(ctx: click.Context, experiment: str, testkube_namespace: str | None, wait: bool, timeout: float,
+        poll_interval: float, tags: dict[str, str], dry_run: str, fmt: str | None, local: bool,
+        agent_url: str | None, judge_url: str | None, otlp_endpoint: str | None, output_dir: str | None,
+        phase_python: str | None, runtime: str | None, image: str | None, env: dict[str, str],
+        values_from: tuple[str, ...], cluster: ClusterOptions) -> None:
     """Start an evaluation: create a TestWorkflowExecution for the Experiment's TestWorkflow.
 
     The workflow is the one the Experiment's status names (operator), else <name>-<namespace>-workflow
     in the Testkube namespace (what render and apply create). With --wait, progress is shown on stderr
     until the execution passes, fails or is aborted; then the places of the HTML report and the
-    metrics are printed. Examples:
+    metrics are printed.
+
+    With --local, EXPERIMENT is a file: it is rendered and resolved as render --resolve shows it and every
+    step runs here with the phase image's own package (or the image, --runtime container), against the
+    agent and judge you give; the summary is printed like results, the report and results land in
+    --output-dir. Examples:
 
     \b
       kubectl testbench run weather-eval -n team-a --wait
       kubectl testbench run weather-eval -n team-a -o json | jq -r .name
+      kubectl testbench run --local experiment.yaml --agent-url http://127.0.0.1:8000 \\
+          --judge-url http://127.0.0.1:4000/v1
     """
+    given = {name for name in ctx.params if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE}
+    if local:
+        wrong = sorted(given & set(CLUSTER_ONLY))
+        if wrong:
+            fail(f"{_flag(wrong[0])} is for runs in the cluster; it cannot be combined with --local")
+        if fmt in ("name", "yaml"):
+            fail(f"-o {fmt}: with --local the summary is one of table, json, csv, markdown, junit")
+        if image and runtime != "container":
+            fail("--image is used by --runtime container")
+        from kubectl_testbench.cli.run_local import DEFAULT_OUTPUT_DIR, LocalArgs, run_local
+
+        run_local(LocalArgs(path=experiment, agent_url=agent_url, judge_url=judge_url, otlp_endpoint=otlp_endpoint,
+                            output_dir=output_dir or DEFAULT_OUTPUT_DIR, phase_python=phase_python,
+                            runtime=runtime or "local", image=image, env=env, values_from=values_from,
+                            namespace=cluster.namespace, fmt=fmt or "table",
+                            timeout=timeout if "timeout" in given else None))
+    wrong = sorted(given & set(LOCAL_ONLY))
+    if wrong:
+        fail(f"{_flag(wrong[0])} is used with --local (run an Experiment file on this machine)")
+    if fmt not in (None, "name", "yaml", "json"):
+        fail(f"-o {fmt} is a --local summary format; a cluster run prints name, yaml or json")
+    fmt = fmt or "name"
     from kubectl_testbench.cluster import run as runlib
     from kubectl_testbench.layout import TESTKUBE_NAMESPACE
     from kubectl_testbench.render import naming
@@ -123,6 +199,10 @@ def run(experiment: str, testkube_namespace: str | None, wait: bool, timeout: fl
     _emit(_record(target, name, final), fmt, name)
     if not final.succeeded:
         sys.exit(EXIT_FINDINGS)
+
+
+def _flag(param: str) -> str:
+    return {"tags": "--tag", "values_from": "--values-from", "env": "--env"}.get(param, "--" + param.replace("_", "-"))
 
 
 def _wait(client: Client, target: Target, name: str, timeout: float, interval: float) -> Progress:

@@ -125,14 +125,18 @@ def _pyenv_pythons(pyenv_root: Path) -> list[Path]:
 def candidates(explicit: str | None = None, *, search_path: str | None = None,
                pyenv_root: Path | None = None) -> list[str]:
     """Where a Python >= 3.12 is looked for, in order: the flag, python3.13/python3.12 on PATH, this
-    interpreter, pyenv's versions (``$PYENV_ROOT`` or ``~/.pyenv``)."""
+    interpreter, pyenv's versions (``$PYENV_ROOT`` or ``~/.pyenv``). pyenv's shims on PATH are skipped when pyenv
+    has such versions: starting a shim costs about 0.3 s, and it runs one of those versions (or fails, when the
+    selected version lacks the name)."""
     if explicit:
         return [explicit]
-    found = [p for name in ("python3.13", "python3.12") if (p := shutil.which(name, path=search_path))]
+    root = pyenv_root or Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
+    pyenv = _pyenv_pythons(root)
+    found = [p for name in ("python3.13", "python3.12") if (p := shutil.which(name, path=search_path))
+             and not (pyenv and Path(p).parent == root / "shims")]  # a shim costs ~0.3 s; its versions are below
     if sys.version_info[:2] >= MIN_PYTHON:
         found.append(sys.executable)
-    root = pyenv_root or Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
-    found.extend(str(p) for p in _pyenv_pythons(root))
+    found.extend(str(p) for p in pyenv)
     return list(dict.fromkeys(found))
 
 

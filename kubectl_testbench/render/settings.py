@@ -23,6 +23,10 @@ DEFAULT_GATEWAY_URL = "http://{name}.{namespace}.svc.cluster.local.:{port}"
 trailing dot, so the resolver does not walk the Pod's DNS search list first."""
 DEFAULT_GATEWAY_NAMESPACE = "ai-gateway"
 JUDGE_API_KEY_ENV = "OPENAI_API_KEY"
+OTLP_ENDPOINT_ENVS = ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+"""Where the run phase's span exporter (opentelemetry-exporter-otlp-proto-http) finds its endpoint."""
+OTEL_SDK_DISABLED = "OTEL_SDK_DISABLED"
+"""OpenTelemetry's switch: ``true`` makes the SDK's tracer provider hand out no-op tracers (nothing exported)."""
 PLACEHOLDERS = ("name", "namespace", "port")
 """What URL templates may contain; every other character, braces included, is kept as written."""
 
@@ -135,7 +139,7 @@ def resolve(experiment: dict[str, Any], flags: Flags, defaults: Defaults | None)
         testkube_namespace=_first(flags.testkube_namespace, d.testkube_namespace, TESTKUBE_NAMESPACE),
         agent_url=agent_url,
         gateway_url=gateway_url,
-        env=merge_env(d.base_env(), list(spec.get("env") or ())),
+        env=with_tracing_switch(merge_env(d.base_env(), list(spec.get("env") or ()))),
         sync_waves=bool(_first(flags.argocd_sync_waves, d.argocd_sync_waves, False)),
     )
 
@@ -144,6 +148,23 @@ def merge_env(defaults: list[dict[str, Any]], own: list[dict[str, Any]]) -> list
     """Defaults first (minus names the Experiment sets), then the Experiment's env in its order."""
     names = {e.get("name") for e in own}
     return [e for e in defaults if e.get("name") not in names] + own
+
+
+def with_tracing_switch(env: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``env`` plus ``OTEL_SDK_DISABLED=true`` when it names no OTLP endpoint (and does not set the switch itself).
+
+    The run phase always installs an OTLP span exporter (testbench/otel_setup.py in agentic-layer-testbench
+    0.10.0); without an endpoint it exports to ``localhost:4318``, where nothing listens in a Testkube pod, and
+    each span waits out the exporter's retries (measured: 44 s for one step, 0.9 s with the SDK disabled). With
+    no endpoint there is nothing to send traces to, so disabling the SDK loses nothing. An entry set from a
+    reference counts as an endpoint: its value is only known in the cluster.
+    """
+    def sets(name: str) -> bool:
+        return any(e.get("name") == name and (e.get("value") or e.get("valueFrom")) for e in env)
+
+    if any(sets(name) for name in (*OTLP_ENDPOINT_ENVS, OTEL_SDK_DISABLED)):
+        return env
+    return [*env, {"name": OTEL_SDK_DISABLED, "value": "true"}]
 
 
 def fill(template: str, **values: Any) -> str:

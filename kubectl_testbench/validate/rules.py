@@ -124,6 +124,8 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("semantic/inline-size-near", W, "The inline dataset uses over 90% of a ConfigMap's 1 MiB."),
     ("semantic/unknown-metric", E, "The metric name is not a metric class the evaluate phase finds."),
     ("semantic/unscorable-metric", E, "The evaluate phase finds the metric but can never score it (no number)."),
+    ("semantic/no-judge-model", E, "Metrics but no llmAsAJudgeModel: the evaluate phase builds every metric with the "
+     "judge model, and ragas refuses an empty one, so nothing scores."),
     ("semantic/metric-reference", W, "A metric needs reference data the step does not provide: it gets no score."),
     ("semantic/threshold-without-metrics", W, "A threshold is set but no step has metrics to apply it to."),
     ("semantic/no-metrics", W, "A step has no metrics: it will be run but not scored."),

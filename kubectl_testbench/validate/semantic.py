@@ -201,7 +201,7 @@ def _dataset_inline(doc: dict[str, Any]) -> dict[str, Any] | None:
 
 
 @check("semantic/unknown-metric", "semantic/unscorable-metric", "semantic/metric-reference",
-       "semantic/threshold-without-metrics",
+       "semantic/threshold-without-metrics", "semantic/no-judge-model",
        "semantic/no-metrics", "semantic/duplicate-scenario", reads=("spec", "dataset", "inline"))
 def metrics(doc: dict[str, Any], report: Report) -> None:
     """Every metric is one the evaluate phase can score, and each step carries the reference data it needs."""
@@ -231,6 +231,11 @@ def metrics(doc: dict[str, Any], report: Report) -> None:
                     continue
                 at: Path = (*base, "scenarios", si, "steps", ti, "metrics", mi, "metricName")
                 _metric(metric_name, reference, at, (*base, "scenarios", si, "steps", ti), report)
+    if any_metrics and not _str(inline.get("llmAsAJudgeModel")):
+        report("semantic/no-judge-model", base, "the dataset has metrics but no llmAsAJudgeModel: the evaluate phase "
+               "builds every metric with the judge model (llm_factory, even for metrics that never ask the judge) "
+               "and ragas refuses an empty model, so no metric scores",
+               "set spec.dataset.inline.llmAsAJudgeModel to a model the AI gateway serves (e.g. gpt-4o-mini)")
     if not any_metrics and _list(inline.get("scenarios")):
         if inline.get("defaultThreshold") is not None:
             report("semantic/threshold-without-metrics", (*base, "defaultThreshold"),

@@ -159,3 +159,15 @@ def test_docs_map_the_default_image_tag_to_the_package_version_the_tests_run() -
     table = (ROOT / "docs" / "phases.md").read_text(encoding="utf-8").split("## Image tag and package version")[1]
     assert f"| `{layout.DEFAULT_IMAGE_TAG}` | `kubectl_testbench/layout.py: DEFAULT_IMAGE_TAG`" in table
     assert f"| `{env.PACKAGE_VERSION}` | `kubectl_testbench/phases/env.py: PACKAGE_VERSION`" in table
+
+
+def test_pyenv_shims_on_path_give_way_to_pyenvs_versions(tmp_path: Path) -> None:
+    """A shim takes ~0.3 s to start (run --local looks for the Python on every run); the version behind it is
+    listed from pyenv's versions directly. Without such versions the shim is still a candidate."""
+    pyenv = tmp_path / "pyenv"
+    shim = fake_python(pyenv / "shims", "python3.13", "3.13")
+    listed = env.candidates(search_path=str(pyenv / "shims"), pyenv_root=pyenv)
+    assert str(shim) in listed
+    version = fake_python(pyenv / "versions" / "3.13.0" / "bin", "python3.13", "3.13")
+    listed = env.candidates(search_path=str(pyenv / "shims"), pyenv_root=pyenv)
+    assert str(shim) not in listed and listed[-1] == str(version)

@@ -1,125 +1,103 @@
-"""From our rendered TestWorkflow to the PhaseSteps the harness runs, until ``render --resolve`` does it.
+"""From an Experiment to the phase steps the tests run: ``render --resolve``, then run --local's translation.
 
-Only the small part of Testkube's resolution that our templates use today is done here, and anything else is
-an error (so a template change cannot be silently mis-run): each ``use`` entry becomes its template's step from
-``install/templates.py`` (the args and env we ship), ``{{ config.x }}`` / ``{{ config.x || "default" }}`` take
-the use's config or the parameter's default, ``{{ execution.id|number }}`` the given execution, the workflow's
-``spec.container.env`` comes first and the template step's env wins (docs/install.md's precedence), and
-``content.files`` are mounted. In-cluster origins are then replaced by the stand-ins' (``origins``), and
-``valueFrom`` env by the given ``refs``. The working directory is the templates' ``/``.
+- gitops mode: ``kubectl testbench render FILE --resolve -o json`` (our CLI, our templates), read back with
+  ``parse_document``;
+- operator mode: the TestWorkflow the upstream operator builds (tests/contract/operator.py), resolved against
+  ``install --mode operator``'s templates and printed/read back the same way;
+- each resolved step becomes a :class:`~kubectl_testbench.runlocal.steps.LocalStep` (``valueFrom`` looked up in
+  the Secrets/ConfigMaps the test gives, refused otherwise; mounted files from their rendered content);
+- then only the in-cluster host names are swapped for the stand-ins' ``127.0.0.1`` origins (:func:`swap_hosts`):
+  the agent, the gateway, MinIO, the OTLP collector and the dataset host. Everything else runs as resolved.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from kubectl_testbench import layout
-from kubectl_testbench.install.templates import PHASES
+from kubectl_testbench.install import bundle
+from kubectl_testbench.render.resolve import (
+    ExecutionContext,
+    ResolvedWorkflow,
+    document,
+    parse_document,
+    resolve_objects,
+)
+from kubectl_testbench.render.resolve.sources import templates_in
+from kubectl_testbench.runlocal.steps import LocalStep, local_steps
+from kubectl_testbench.runlocal.values import Values
 from tests.conftest import run_cli
-from tests.phases.harness import PhaseStep
+from tests.contract.operator import operator_objects
 
-_EXPRESSION = re.compile(r"\{\{\s*(.*?)\s*\}\}", re.DOTALL)
-_CONFIG = re.compile(r'config\.(\w+)(?:\s*\|\|\s*"([^"]*)")?')
+EXECUTION = ExecutionContext()
+"""The placeholders ``render --resolve`` prints: execution id ``000000000000000000000001``, number 1."""
 
 
-def render(path: str, *args: str) -> list[dict[str, Any]]:
-    """``kubectl testbench render PATH -o json``: the manifests exactly as our CLI writes them."""
-    result = run_cli("render", path, "-o", "json", *args)
+def resolve_gitops(path: Path, *args: str) -> ResolvedWorkflow:
+    """``render PATH --resolve -o json ARGS`` as our CLI prints it, read back."""
+    result = run_cli("render", str(path), "--resolve", "-o", "json", *args)
     assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    items = data["items"] if isinstance(data, dict) else data
-    return list(items)
+    [workflow] = parse_document(json.loads(result.stdout))
+    return workflow
 
 
-def dataset_json(manifests: list[dict[str, Any]]) -> bytes:
-    """The experiment.json of the rendered dataset ConfigMap (inline datasets)."""
-    [configmap] = [m for m in manifests if m["kind"] == "ConfigMap"]
-    return str(configmap["data"]["experiment.json"]).encode()
-
-
-def workflow(manifests: list[dict[str, Any]]) -> dict[str, Any]:
-    [found] = [m for m in manifests if m["kind"] == "TestWorkflow"]
-    return found
-
-
-def _substitute(text: str, config: Mapping[str, str], execution: Mapping[str, str]) -> str:
-    def one(match: re.Match[str]) -> str:
-        expression = match.group(1)
-        if expression.startswith("execution."):
-            return execution[expression.removeprefix("execution.")]
-        config_match = _CONFIG.fullmatch(expression)
-        if config_match is None:
-            raise ValueError(f"expression {{{{ {expression} }}}} is beyond this stand-in resolver: "
-                             "use render --resolve")
-        value, default = config.get(config_match.group(1), ""), config_match.group(2)
-        return value if default is None else (value or default)
-
-    return _EXPRESSION.sub(one, text)
-
-
-def _swap_origins(value: str, origins: Mapping[str, str]) -> str:
-    for original, replacement in origins.items():
-        if value.startswith(original):
-            return replacement + value[len(original):]
-    return value
-
-
-def phase_steps(manifests: list[dict[str, Any]], *, origins: Mapping[str, str],
-                refs: Mapping[tuple[str, str], str] | None = None, files: Mapping[str, bytes] | None = None,
-                execution_id: str = "stand-in-execution", execution_number: str = "1",
-                step_env: Mapping[str, Mapping[str, str]] | None = None) -> list[PhaseStep]:
-    """The steps the rendered workflow runs. ``files`` holds the bytes of each ``content.files`` entry by path
-    (default: the rendered dataset ConfigMap); ``step_env`` overrides env per template (e.g. the API key fix)."""
-    wf = workflow(manifests)
-    spec = wf["spec"]
-    container_env: dict[str, str] = {}
-    for entry in (spec.get("container") or {}).get("env", []):
-        if "value" in entry:
-            container_env[entry["name"]] = _swap_origins(entry["value"], origins)
-        else:
-            source = entry["valueFrom"].get("secretKeyRef") or entry["valueFrom"].get("configMapKeyRef")
-            container_env[entry["name"]] = (refs or {})[(source["name"], source["key"])]
-    mounted: dict[str, bytes] = {}
-    for entry in (spec.get("content") or {}).get("files", []):
-        mounted[entry["path"]] = (files or {}).get(entry["path"]) or dataset_json(manifests)
-    execution = {"id": execution_id, "number": execution_number}
-    steps: list[PhaseStep] = []
-    for use in spec["use"]:
-        phase = PHASES[use["name"]]
-        config = {p.name: p.default for p in phase.parameters if p.default is not None}
-        config.update({k: str(v) for k, v in (use.get("config") or {}).items()})
-        undeclared = set(use.get("config") or {}) - {p.name for p in phase.parameters}
-        if undeclared:
-            raise ValueError(f"{use['name']} does not declare {sorted(undeclared)}")
-        args = tuple(_swap_origins(_substitute(a, config, execution), origins) for a in phase.args)
-        env = {**container_env, **{k: _swap_origins(_substitute(v, config, execution), origins)
-                                   for k, v in phase.env}}
-        env.update((step_env or {}).get(use["name"], {}))
-        steps.append(PhaseStep(name=phase.step, argv=args, env=env, working_dir=layout.WORKING_DIR,
-                               files=mounted))
-    return steps
+def resolve_operator(experiment: dict[str, Any]) -> ResolvedWorkflow:
+    """The operator's TestWorkflow for ``experiment``, resolved against ``install --mode operator``'s templates
+    and passed through the printed form like the CLI's."""
+    templates = templates_in(bundle.objects(bundle.Options(mode="operator")))
+    resolved = resolve_objects(operator_objects(experiment), templates, EXECUTION)
+    assert [str(err) for _, err in resolved.failures] == []
+    [workflow] = parse_document(json.loads(json.dumps(document(resolved.workflows, EXECUTION))))
+    return workflow
 
 
 def origin(url: str) -> str:
-    """``scheme://host[:port]`` of a URL."""
+    """``scheme://host[:port]`` of a URL, as written."""
     scheme, _, rest = url.partition("://")
     return f"{scheme}://{rest.split('/', 1)[0]}"
 
 
-def in_cluster_origins(manifests: list[dict[str, Any]]) -> dict[str, str]:
-    """The in-cluster (and dataset) origins the rendered workflow reaches, by role: agent, judge, otlp, s3, url."""
-    spec = workflow(manifests)["spec"]
+def in_cluster_origins(steps: Iterable[LocalStep]) -> dict[str, str]:
+    """The origins the steps reach, by role: agent, gateway, otlp, minio, dataset (only those present)."""
     found: dict[str, str] = {}
-    for use in spec["use"]:
-        config = use.get("config") or {}
-        for key, role in (("agentUrl", "agent"), ("openAiBasePath", "judge"), ("url", "url")):
-            if key in config:
-                found[role] = origin(config[key])
-    for entry in (spec.get("container") or {}).get("env", []):
-        for name, role in (("OTEL_EXPORTER_OTLP_ENDPOINT", "otlp"), ("MINIO_ENDPOINT", "s3")):
-            if entry["name"] == name and "value" in entry:
-                found[role] = origin(entry["value"])
+    for step in steps:
+        if step.phase == "run":
+            found["agent"] = origin(step.argv[2])
+        if step.phase == "setup" and step.argv[2].startswith(("http://", "https://")):
+            found["dataset"] = origin(step.argv[2])
+        for name, role in (("OPENAI_BASE_URL", "gateway"), ("OTEL_EXPORTER_OTLP_ENDPOINT", "otlp"),
+                           ("MINIO_ENDPOINT", "minio")):
+            if step.env.get(name):
+                found[role] = origin(step.env[name])
     return found
+
+
+def _swap(value: str, origins: Mapping[str, str]) -> str:
+    for original, replacement in origins.items():
+        if value == original or value.startswith((original + "/", original + "?")):
+            return replacement + value[len(original):]
+    return value
+
+
+def swap_hosts(steps: Iterable[LocalStep], origins: Mapping[str, str]) -> list[LocalStep]:
+    """Every argument and env value that starts with an in-cluster origin, with the stand-in's origin instead."""
+    return [replace(step, argv=tuple(_swap(a, origins) for a in step.argv),
+                    env={k: _swap(v, origins) for k, v in step.env.items()}) for step in steps]
+
+
+def phase_steps(workflow: ResolvedWorkflow, values: Values, standins: Mapping[str, str]) -> list[LocalStep]:
+    """The workflow's steps with references looked up and each in-cluster origin (by role, from
+    :func:`in_cluster_origins`) swapped for ``standins[role]``. A role the case has no stand-in for keeps its
+    in-cluster name (MinIO of an Experiment whose dataset is not in S3: nothing reads it)."""
+    steps = local_steps(workflow, values)
+    found = in_cluster_origins(steps)
+    assert "agent" in found and "agent" in standins, found
+    return swap_hosts(steps, {found[role]: standins[role] for role in found if role in standins})
+
+
+def host(url: str) -> str:
+    return urlsplit(url).hostname or ""

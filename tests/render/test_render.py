@@ -265,6 +265,7 @@ def test_env_entries_carry_the_field_subset_the_operator_copies() -> None:
         {"name": "POD", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
         {"name": "KEY", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k", "optional": True}}},
         {"name": "CPU", "valueFrom": {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "1m"}}},
+        {"name": "OTEL_SDK_DISABLED", "value": "true"},
     ]
 
 
@@ -277,3 +278,27 @@ def test_url_templates_keep_every_brace_they_do_not_fill() -> None:
     exp = experiment(FIXTURES / "url-triggered.yaml")
     wf = by_kind(render_experiment(exp, Flags(agent_url="http://{name}.{namespace}:8000/{{ x }}")))["TestWorkflow"]
     assert wf["spec"]["use"][1]["config"]["agentUrl"] == 'http://research-agent.agents:8000/{{"{{"}} x }}'
+
+
+@pytest.mark.parametrize(("env", "switched"), [
+    ([], True),
+    ([{"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "value": "http://lgtm.monitoring:4318"}], False),
+    ([{"name": "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "value": "http://tempo.monitoring:4318/v1/traces"}], False),
+    ([{"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "valueFrom": {"configMapKeyRef": {"name": "otel", "key": "url"}}}],
+     False),
+    ([{"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "value": ""}], True),
+    ([{"name": "OTEL_SDK_DISABLED", "value": "false"}], False),
+])
+def test_otel_sdk_is_disabled_exactly_when_no_otlp_endpoint_is_known(env: list[dict[str, Any]],
+                                                                       switched: bool) -> None:
+    """Issue 21: without an endpoint the run phase's span exporter retries localhost:4318 for every span (the real
+    phase: tests/phases/test_phases_e2e.py::test_without_an_otlp_endpoint_the_run_phase_no_longer_stalls)."""
+    exp = experiment(FIXTURES / "url-triggered.yaml")
+    exp["spec"]["env"] = env
+    wf = by_kind(render_experiment(exp, Flags()))["TestWorkflow"]
+    rendered = wf["spec"].get("container", {}).get("env", [])
+    assert ({"name": "OTEL_SDK_DISABLED", "value": "true"} in rendered) is switched
+    defaults = Defaults(env=({"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "value": "http://lgtm.monitoring:4318"},))
+    exp["spec"]["env"] = []
+    wf = by_kind(render_experiment(exp, Flags(), defaults))["TestWorkflow"]
+    assert [e["name"] for e in wf["spec"]["container"]["env"]] == ["OTEL_EXPORTER_OTLP_ENDPOINT"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from pathlib import Path
 from typing import Any
 
@@ -316,7 +317,7 @@ def test_cli_resolves_a_rendered_directory_too() -> None:
     result = run_cli("render", "--resolve", "-o", "json", "--no-defaults", str(GOLDEN / "inline-fixes.yaml"))
     assert result.exit_code == 0, result.output
     [item] = json.loads(result.stdout)["items"]
-    assert item["steps"][0]["files"][0]["content"].startswith("{\n  \"scenarios\"")
+    assert item["steps"][0]["files"][0]["content"].startswith("{\n  \"llm_as_a_judge_model\"")
 
 
 def test_cli_reports_workflows_that_do_not_resolve_against_a_clusters_own_templates() -> None:
@@ -345,3 +346,34 @@ def test_cli_templates_path_without_templates_is_a_usage_error(tmp_path: Path) -
     (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
     result = run_cli("render", "--resolve", "--templates", str(tmp_path), str(FIXTURES / "s3-scheduled.yaml"))
     assert result.exit_code == 2 and "no TestWorkflowTemplate" in result.stderr
+
+
+def test_the_printed_document_parses_back_into_the_same_workflows() -> None:
+    """``parse_document`` (what run --local and the phase tests read) is the inverse of the printed form."""
+    from kubectl_testbench.render.resolve import ExecutionContext, document, parse_document
+
+    for fixture in ("s3-scheduled", "inline-fixes", "url-triggered"):
+        result = run_cli("render", "--resolve", "-o", "json", "--no-defaults", str(FIXTURES / f"{fixture}.yaml"))
+        doc = json.loads(result.stdout)
+        workflows = parse_document(doc)
+        assert document(workflows, ExecutionContext()) == doc, fixture
+    setup = parse_document(json.loads(run_cli("render", "--resolve", "-o", "json", "--no-defaults",
+                                              str(FIXTURES / "s3-scheduled.yaml")).stdout))[0].steps[0]
+    assert setup.env["MINIO_ROOT_USER"].value_from == {"secretKeyRef": {"name": "minio", "key": "user"}}
+    assert setup.env_value("MINIO_ENDPOINT") == "http://minio.storage:9000"
+
+
+@pytest.mark.parametrize(("mutate", "message"), [
+    (lambda d: d.update(kind="List"), "not a testbench.agentic-layer.ai/v1alpha1 ResolvedWorkflowList"),
+    (lambda d: d["items"][0]["steps"][0].pop("args"), "items[0].steps[0]: missing 'args'"),
+    (lambda d: d["items"][0]["steps"][0].update(args="-m x"), "items[0].steps[0].args: expected list, got str"),
+    (lambda d: d["items"][0]["steps"][1]["env"].update(X={"value": 1}), "items[0].steps[1].env.X.value: expected str"),
+])
+def test_a_document_that_is_not_the_printed_form_is_refused_with_the_field(mutate: Any, message: str) -> None:
+    from kubectl_testbench.render.resolve import DocumentError, parse_document
+
+    doc = json.loads(run_cli("render", "--resolve", "-o", "json", "--no-defaults",
+                             str(FIXTURES / "s3-scheduled.yaml")).stdout)
+    mutate(doc)
+    with pytest.raises(DocumentError, match=re.escape(message)):
+        parse_document(doc)

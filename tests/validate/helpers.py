@@ -21,6 +21,7 @@ spec:
                 response: It will rain in Berlin tomorrow.
               metrics:
                 - metricName: AgentGoalAccuracyWithReference
+      llmAsAJudgeModel: gpt-4o-mini
   aiGatewayRef:
     name: ai-gateway
     namespace: ai-gateway

@@ -56,7 +56,7 @@ def test_status_is_dropped_before_validation_but_strict_decoding_sees_its_unknow
     assert rules(VALID + "status:\n  conditions: wrong-type\n") == ["semantic/status-ignored"]
     unknown = validate_text(VALID + "status:\n  conditions: [{bogus: 1}]\n", "t.yaml").diagnostics
     assert sorted((d.rule, d.path, d.line) for d in unknown) == [
-        ("schema/unknown-field", "status.conditions[0].bogus", 24), ("semantic/status-ignored", "status", 23)]
+        ("schema/unknown-field", "status.conditions[0].bogus", 25), ("semantic/status-ignored", "status", 24)]
 
 
 def test_strict_turns_warnings_into_failures() -> None:

@@ -193,3 +193,19 @@ def test_csv_and_parquet_datasets_are_errors_with_the_import_hint() -> None:
 def test_semantic_spec_missing() -> None:
     text = VALID.split("spec:")[0]
     assert findings(text) == [("semantic/spec-missing", "spec")]
+
+
+def test_semantic_no_judge_model_is_an_error_only_when_there_are_metrics() -> None:
+    """Issue 21's phase run: without llm_as_a_judge_model the evaluate phase builds every metric with
+    llm_factory("") and ragas refuses it ("model parameter is required"), even for ToolCallAccuracy, which never
+    asks the judge; every metric records score null (``inline:`` is line 10 of VALID)."""
+    without = VALID.replace("      llmAsAJudgeModel: gpt-4o-mini\n", "")
+    [finding] = [d for d in validate_text(without, "t.yaml").diagnostics if d.rule == "semantic/no-judge-model"]
+    assert (finding.path, finding.line, finding.severity.value) == ("spec.dataset.inline", 10, "error")
+    assert "llmAsAJudgeModel" in finding.hint
+    empty = VALID.replace("llmAsAJudgeModel: gpt-4o-mini", 'llmAsAJudgeModel: ""')
+    assert "semantic/no-judge-model" in [d.rule for d in validate_text(empty, "t.yaml").diagnostics]
+    metrics = "              metrics:\n                - metricName: AgentGoalAccuracyWithReference\n"
+    no_metrics = without.replace(metrics, "")
+    assert "semantic/no-judge-model" not in [d.rule for d in validate_text(no_metrics, "t.yaml").diagnostics]
+    assert "semantic/no-judge-model" not in [d.rule for d in validate_text(VALID, "t.yaml").diagnostics]

@@ -3,17 +3,20 @@
 from kubectl_testbench.render.resolve.batch import Resolved, resolve_objects
 from kubectl_testbench.render.resolve.expressions import ExpressionError, UnknownVariable
 from kubectl_testbench.render.resolve.model import (
+    DocumentError,
     EnvValue,
     ExecutionContext,
     MountedFile,
     ResolvedStep,
     ResolvedWorkflow,
     document,
+    parse_document,
 )
 from kubectl_testbench.render.resolve.workflow import IMAGE_ENTRYPOINTS, ResolveError, resolve_workflow
 
 __all__ = [
     "IMAGE_ENTRYPOINTS",
+    "DocumentError",
     "EnvValue",
     "ExecutionContext",
     "ExpressionError",
@@ -24,6 +27,7 @@ __all__ = [
     "ResolvedWorkflow",
     "UnknownVariable",
     "document",
+    "parse_document",
     "resolve_objects",
     "resolve_workflow",
 ]

@@ -151,6 +151,65 @@ class ResolvedWorkflow:
                 "steps": [s.printed() for s in self.steps]}
 
 
+class DocumentError(ValueError):
+    """A ``ResolvedWorkflowList`` that is not what :func:`document` prints (the message names the field)."""
+
+
+def _field(data: Any, key: str, kind: type, where: str) -> Any:
+    if not isinstance(data, dict) or key not in data:
+        raise DocumentError(f"{where}: missing {key!r}")
+    value = data[key]
+    if not isinstance(value, kind):
+        raise DocumentError(f"{where}.{key}: expected {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
+def _strings(data: Any, key: str, where: str) -> list[str]:
+    values = _field(data, key, list, where)
+    if not all(isinstance(v, str) for v in values):
+        raise DocumentError(f"{where}.{key}: expected a list of strings")
+    return list(values)
+
+
+def _step_from_printed(data: Any, where: str) -> ResolvedStep:
+    env: dict[str, EnvValue] = {}
+    for name, item in _field(data, "env", dict, where).items():
+        if isinstance(item, dict) and isinstance(item.get("valueFrom"), dict):
+            env[name] = EnvValue(value_from=item["valueFrom"])
+        else:
+            env[name] = EnvValue(value=_field(item, "value", str, f"{where}.env.{name}"))
+    files = []
+    for i, item in enumerate(_field(data, "files", list, where)):
+        at = f"{where}.files[{i}]"
+        content = item.get("content") if isinstance(item, dict) else None
+        if content is not None and not isinstance(content, str):
+            raise DocumentError(f"{at}.content: expected str")
+        files.append(MountedFile(_field(item, "path", str, at), _field(item, "source", dict, at), content))
+    return ResolvedStep(
+        name=_field(data, "name", str, where), template=_field(data, "template", str, where),
+        image=_field(data, "image", str, where), command=_strings(data, "command", where),
+        args=_strings(data, "args", where), working_dir=_field(data, "workingDir", str, where), env=env,
+        files=files, artifacts=_strings(data, "artifacts", where),
+        image_pull_policy=_field(data, "imagePullPolicy", str, where),
+        entrypoint_from_image=_field(data, "entrypointFromImage", bool, where))
+
+
+def parse_document(doc: Any) -> list[ResolvedWorkflow]:
+    """The workflows of a printed ``ResolvedWorkflowList`` (``render --resolve -o json``), as dataclasses again:
+    ``document(parse_document(d), …)["items"] == d["items"]``. Raises :class:`DocumentError`."""
+    if not isinstance(doc, dict) or doc.get("kind") != DOCUMENT_KIND or doc.get("apiVersion") != API_VERSION:
+        raise DocumentError(f"not a {API_VERSION} {DOCUMENT_KIND}")
+    workflows = []
+    for i, item in enumerate(_field(doc, "items", list, "")):
+        where = f"items[{i}]"
+        meta = _field(item, "metadata", dict, where)
+        steps = [_step_from_printed(s, f"{where}.steps[{j}]")
+                 for j, s in enumerate(_field(item, "steps", list, where))]
+        workflows.append(ResolvedWorkflow(_field(meta, "name", str, f"{where}.metadata"),
+                                          _field(meta, "namespace", str, f"{where}.metadata"), steps))
+    return workflows
+
+
 def placeholders(execution: ExecutionContext) -> dict[str, str]:
     """The stated placeholder values, as strings, for the printed form."""
     from kubectl_testbench.render.resolve.expressions import to_string

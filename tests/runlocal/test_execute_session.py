@@ -1,0 +1,190 @@
+"""run --local's process side without the phase package: container paths, the docker/podman command line, the
+pre-flight check, progress lines, and the output directory that only ever holds a finished run."""
+
+from __future__ import annotations
+
+import http.server
+import os
+import socket
+import stat
+import threading
+from pathlib import Path
+
+import pytest
+
+from kubectl_testbench.runlocal import preflight, session
+from kubectl_testbench.runlocal.execute import container_command, host_path, run_step
+from kubectl_testbench.runlocal.progress import Tracker
+from kubectl_testbench.runlocal.steps import LocalStep
+
+STEP = LocalStep("run", ("-m", "testbench.run", "http://127.0.0.1:8000", "weather"),
+                 {"OPENAI_API_KEY": "sk-secret", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://localhost:4318"},
+                 template="run-template")
+
+
+def test_container_paths_land_under_the_root_and_cannot_leave_it(tmp_path: Path) -> None:
+    assert host_path(tmp_path, "/data/datasets/experiment.json") == tmp_path / "data" / "datasets" / "experiment.json"
+    assert host_path(tmp_path, "data/x", "/work") == tmp_path / "work" / "data" / "x"
+    assert host_path(tmp_path, "../../../etc/passwd", "/data") == tmp_path / "etc" / "passwd"
+
+
+def test_the_linux_container_command_shares_the_network_mounts_data_and_passes_env_by_name(tmp_path: Path) -> None:
+    command = container_command("docker", "ghcr.io/agentic-layer/testbench/testworkflows:0.0.1", STEP, tmp_path,
+                                platform="linux")
+    assert command.argv == [
+        "docker", "run", "--rm", "--pull=missing", "--volume", f"{tmp_path / 'data'}:/data", "--workdir", "/",
+        "--network=host", "--env", "OPENAI_API_KEY", "--env", "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "ghcr.io/agentic-layer/testbench/testworkflows:0.0.1", "-m", "testbench.run", "http://127.0.0.1:8000",
+        "weather"]
+    assert "sk-secret" not in " ".join(command.argv), "values go through the client's env, never argv"
+    assert command.env == STEP.env
+
+
+@pytest.mark.parametrize(("runtime", "host"), [("docker", "host.docker.internal"),
+                                               ("/usr/bin/podman", "host.containers.internal")])
+def test_elsewhere_loopback_urls_become_the_runtimes_host_name(tmp_path: Path, runtime: str, host: str) -> None:
+    command = container_command(runtime, "img", STEP, tmp_path, platform="darwin")
+    assert f"--add-host={host}:host-gateway" in command.argv and "--network=host" not in command.argv
+    assert command.argv[-2] == f"http://{host}:8000"
+    assert command.env["OTEL_EXPORTER_OTLP_ENDPOINT"] == f"http://{host}:4318"
+
+
+def fake_python(tmp_path: Path, body: str) -> Path:
+    """A stand-in for the phase environment's interpreter: a shell script run with the step's argv."""
+    path = tmp_path / "fake-python"
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return path
+
+
+def test_a_step_gets_only_its_env_the_images_and_what_is_passed_through(tmp_path: Path) -> None:
+    python = fake_python(tmp_path, 'env | sort; pwd; echo "$@"\n')
+    step = LocalStep("s", ("-m", "testbench.x", "a b"), {"ONLY": "this"}, working_dir="/work",
+                     files={"/data/in.json": b"{}"})
+    lines: list[str] = []
+    result = run_step(python, step, tmp_path / "root", base_env={"PATH": os.environ["PATH"]}, on_line=lines.append)
+    assert result.returncode == 0 and lines == result.output.splitlines()
+    names = {line.split("=", 1)[0] for line in lines if "=" in line and not line.startswith("-m")}
+    assert {"ONLY", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PATH"} <= names
+    assert "HOME" not in names and "KUBECTL_TESTBENCH_CACHE_DIR" not in names
+    assert str(tmp_path / "root" / "work") in lines and "-m testbench.x a b" in lines
+    assert (tmp_path / "root" / "data" / "in.json").read_bytes() == b"{}"
+
+
+def test_a_step_over_its_timeout_is_stopped(tmp_path: Path) -> None:
+    result = run_step(fake_python(tmp_path, "sleep 30\n"), LocalStep("s", ("x",)), tmp_path / "root",
+                      base_env={"PATH": os.environ["PATH"]}, timeout=0.5)
+    assert result.timed_out and "timed out" in result.explain()
+
+
+def test_preflight_takes_any_http_answer_and_names_what_does_not_answer() -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)  # 501 to all
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    try:
+        up = f"http://127.0.0.1:{server.server_address[1]}"
+        assert preflight.check(up, up + "/v1") == []
+        [agent, judge] = preflight.check(closed, closed + "/v1")
+        assert (agent.what, judge.what) == ("agent", "judge")
+        assert str(agent).startswith(f"the agent at {closed} cannot be reached: ") and "refused" in str(agent)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_progress_follows_the_phases_log_lines_and_escapes_dataset_text() -> None:
+    said: list[str] = []
+    run = Tracker("run", said.append, lambda: [2, 1])
+    for line in ("INFO:testbench.run:Scenario 'Refund\x1b[2J' started (id=scn_1, trace_id=0)",
+                 "INFO:testbench.run:  Step: Hi, my order arrived damaged.", "INFO:httpx:HTTP Request: POST …",
+                 "INFO:testbench.run:  Step: Here is the photo.",
+                 "ERROR:testbench.schema.a2a_client:Error querying agent for step 'Hi': Connection refused",
+                 "INFO:testbench.run:Scenario 'Status' started (id=scn_2, trace_id=0)"):
+        run.line(line)
+    evaluate = Tracker("evaluate", said.append)
+    evaluate.line("INFO:testbench.evaluate:Evaluating scenario 'Status'")
+    evaluate.line("INFO:testbench.evaluate:  Metric 'ToolCallAccuracy': score=1.000 threshold=0.900 → pass")
+    evaluate.line("ERROR:testbench.evaluate:  Metric 'AnswerAccuracy' errored — recording as fail")
+    assert said == ["  scenario 1/2: Refund\\x1b[2J", "    step 1/2: Hi, my order arrived damaged.",
+                    "    step 2/2: Here is the photo.", "    agent error: Connection refused",
+                    "  scenario 2/2: Status", "  scenario 1: Status",
+                    "    ToolCallAccuracy: 1.000 (threshold 0.900) pass",
+                    "    AnswerAccuracy: errored (see the step's log)"]
+
+
+def prepared(*steps: LocalStep) -> session.Prepared:
+    return session.Prepared("ns/exp", "exp-ns-workflow", list(steps))
+
+
+WRITE = LocalStep("write", ("-c", "testbench.evaluate"), files={"/data/datasets/experiment.json": b"{}"})
+"""Not a ``-m`` step, so it is started at its turn (warm starts: the next test)."""
+
+
+def test_a_run_lands_complete_replaces_an_earlier_one_and_a_failed_one_changes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "testbench-run"
+    ok = fake_python(tmp_path, "mkdir -p data/experiments && echo \"$2\" > data/experiments/evaluated_experiment.json"
+                               "\necho done\n")
+    outcome = session.run(prepared(WRITE), out, python=ok)
+    assert outcome.evaluated.read_text() == "testbench.evaluate\n"
+    assert (out / session.MARKER).read_text() == "ns/exp\n"
+    assert (out / "logs" / "01-write.log").read_text() == "done\n"
+    assert oct(out.stat().st_mode & 0o777) != oct(0o700), "not mkdtemp's private mode"
+    (out / "stale").write_text("x")
+    session.run(prepared(WRITE), out, python=ok)
+    assert not (out / "stale").exists()
+
+    failing = fake_python(tmp_path, "echo boom >&2; exit 7\n")
+    with pytest.raises(session.StepFailed) as err:
+        session.run(prepared(WRITE, WRITE), out, python=failing)
+    assert str(err.value) == "step 1/2 write exited 7" and err.value.result.output == "boom\n"
+    assert outcome.evaluated.read_text() == "testbench.evaluate\n", "the previous run is untouched"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fake-python", "testbench-run"], "no temporary left"
+
+
+def test_a_directory_that_is_not_an_earlier_run_is_never_replaced(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(session.PrepareError, match="exists and is not the output of an earlier run --local"):
+        session.run(prepared(WRITE), tmp_path, python=Path("/bin/true"))
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_a_warm_step_imports_ahead_and_runs_its_module_as_main_only_when_released(tmp_path: Path) -> None:
+    """``python -c WARM_PRELUDE MODULE ARGS`` is ``python -m MODULE ARGS`` with the imports done early: the module
+    runs as __main__ with the same argv once released, and not before; its own imports are already loaded."""
+    import sys
+    import time
+
+    from kubectl_testbench.runlocal.execute import WarmStep
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "heavy.py").write_text("import time\nLOADED_AT = time.time()\n")
+    (package / "probe.py").write_text(
+        "import json, sys, time\nimport heavy\n"
+        "json.dump({'name': __name__, 'argv': sys.argv, 'heavy_before_main': heavy.LOADED_AT < time.time(),"
+        " 'cwd_files': sorted(__import__('os').listdir('data'))}, open('probe.json', 'w'))\n")
+    step = LocalStep("probe", ("-m", "probe", "a b", "--flag"), {"PYTHONPATH": str(package)},
+                     files={"/data/in.json": b"{}"})
+    warm = WarmStep(Path(sys.executable), step, tmp_path / "root", {"PATH": os.environ["PATH"]})
+    time.sleep(0.5)
+    assert not (tmp_path / "root" / "probe.json").exists(), "nothing of the module runs before release"
+    assert not (tmp_path / "root" / "data").exists(), "files are placed at release"
+    result = warm.release()
+    assert result.returncode == 0, result.output
+    import json
+
+    seen = json.loads((tmp_path / "root" / "probe.json").read_text())
+    assert seen == {"name": "__main__", "argv": [str(package / "probe.py"), "a b", "--flag"],
+                    "heavy_before_main": True, "cwd_files": ["in.json"]}
+
+
+def test_a_warm_step_that_is_never_released_is_stopped(tmp_path: Path) -> None:
+    import sys
+
+    from kubectl_testbench.runlocal.execute import WarmStep
+
+    warm = WarmStep(Path(sys.executable), LocalStep("p", ("-m", "json.tool")), tmp_path, {})
+    warm.cancel()
+    assert warm.running.process.poll() is not None
