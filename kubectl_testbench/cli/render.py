@@ -23,6 +23,9 @@ from kubectl_testbench.safe_text import escape_controls, safe_log_line
               help="Write one file per object plus kustomization.yaml to this directory (atomically).")
 @click.option("--check", is_flag=True, help="With --output-dir: write nothing, print a diff and exit 1 if the "
               "directory is not up to date.")
+@click.option("--allow-empty", is_flag=True, help="With --output-dir: accept an input without Experiments even "
+              "when the directory holds files an earlier render wrote (they are removed). Without it, that is an "
+              "error: a mistyped path or apiVersion must not empty a directory a GitOps tool syncs.")
 @click.option("-n", "--namespace", default="default", show_default=True,
               help="Namespace of Experiments that do not set metadata.namespace.")
 @click.option("--only-testbench-files", is_flag=True,
@@ -35,7 +38,7 @@ from kubectl_testbench.safe_text import escape_controls, safe_log_line
               help="With --resolve: resolve against the TestWorkflowTemplates in PATH (a cluster's own, e.g. kubectl "
               "get testworkflowtemplates -n testkube -o yaml) instead of the ones install ships.")
 @render_options
-def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool, namespace: str,
+def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool, allow_empty: bool, namespace: str,
            only_testbench_files: bool, resolve: bool, templates_path: str | None, render: RenderArgs) -> None:
     """Compile Experiments into Testkube TestWorkflows, dataset ConfigMaps and TestTriggers.
 
@@ -65,7 +68,10 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
         fail(str(err), EXIT_FINDINGS)
     try:
         render_into(paths, namespace, render, fmt, sink, only_testbench_files=only_testbench_files)
-        _finish(sink, output_dir, regenerate_command(paths, output_dir, fmt, namespace, render, only_testbench_files))
+        if not allow_empty:
+            _refuse_to_empty(sink, output_dir)
+        _finish(sink, output_dir, regenerate_command(paths, output_dir, fmt, namespace, render, only_testbench_files,
+                                                     allow_empty))
     except OutputDirError as err:
         sink.abort()
         fail(str(err), EXIT_FINDINGS)
@@ -112,6 +118,19 @@ def _sink(fmt: str, output_dir: str | None, check: bool) -> Sink:
     return DirectorySink(Path(output_dir))
 
 
+def _refuse_to_empty(sink: Sink, output_dir: str | None) -> None:
+    """No Experiment in the input, and the directory holds what an earlier render wrote: a mistyped path or
+    apiVersion, not a wish to delete every workflow (a GitOps tool syncing the directory would prune them)."""
+    earlier = sink.earlier_files()
+    if sink.names or not earlier:
+        return
+    sink.abort()
+    shown = ", ".join(earlier[:3]) + (f" and {len(earlier) - 3} more" if len(earlier) > 3 else "")
+    fail(f"the input holds no Experiment, but {output_dir} holds {len(earlier)} files an earlier render wrote "
+         f"({shown}): rendering nothing would remove them. Check the paths and the apiVersion "
+         "(testbench.agentic-layer.ai/v1alpha1); pass --allow-empty if removing them is intended", EXIT_FINDINGS)
+
+
 def _finish(sink: Sink, output_dir: str | None, regenerate: str) -> None:
     count = len(sink.names)
     if isinstance(sink, StdoutSink):
@@ -139,7 +158,7 @@ _SWITCHES = {"include_experiment": "--include-experiment", "no_defaults": "--no-
 
 
 def regenerate_command(paths: tuple[str, ...], output_dir: str | None, fmt: str, namespace: str,
-                       render: RenderArgs, only_testbench_files: bool = False) -> str:
+                       render: RenderArgs, only_testbench_files: bool = False, allow_empty: bool = False) -> str:
     """The command that writes the directory ``--check`` compared against: same sources, same settings."""
     import dataclasses
     import shlex
@@ -159,5 +178,7 @@ def regenerate_command(paths: tuple[str, ...], output_dir: str | None, fmt: str,
         words.append("--argocd-sync-waves" if render.argocd_sync_waves else "--no-argocd-sync-waves")
     if only_testbench_files:
         words.append("--only-testbench-files")
+    if allow_empty:
+        words.append("--allow-empty")
     assert {f.name for f in dataclasses.fields(RenderArgs)} <= {*_FLAGS, *_SWITCHES, "argocd_sync_waves", "jobs"}
     return shlex.join(words)
