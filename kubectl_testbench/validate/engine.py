@@ -25,6 +25,7 @@ from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
 from kubectl_testbench.sniff import file_mentions_group, looks_templated
 from kubectl_testbench.validate import rules as rule_table
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, FixKind, Severity
+from kubectl_testbench.validate.duplicates import Identity
 from kubectl_testbench.validate.fixes import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
 
@@ -77,6 +78,8 @@ class FileResult:
     """Every Experiment looked at: (``Kind namespace/name``, line), for per-object reports such as JUnit."""
     manifests: list[ExperimentDoc] = field(default_factory=list)
     """With ``keep_manifests``: rendered objects found among the other documents, to pass through."""
+    identities: list[Identity] = field(default_factory=list)
+    """Every Experiment with a name, for the check across files (validate.duplicates)."""
 
     @property
     def fatal(self) -> bool:
@@ -172,6 +175,8 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
                                                          places.line_offset(chunk.start_line))
     if documents == 0 and not result.diagnostics and not scanned:
         _add(result, "input/empty", path, (0, 0), (), "no YAML documents in the input")
+    if result.identities and _written_by_render(text):
+        result.identities = [dataclasses.replace(i, rendered_copy=True) for i in result.identities]
     if result.fatal:
         result.counts.unreadable = 1
     result.diagnostics.sort(key=Diagnostic.sort_key)
@@ -270,7 +275,14 @@ def _json_stream(text: str, path: str, options: Options, result: FileResult, pla
     return max(documents, 1)
 
 
+def _written_by_render(text: str) -> bool:
+    from kubectl_testbench.emit.directory import HEADER
+
+    return text.startswith(HEADER + "\n")
+
+
 def _merge(result: FileResult, trial: FileResult) -> None:
+    result.identities.extend(trial.identities)
     result.counts.add(trial.counts)
     result.experiments.extend(trial.experiments)
     result.checked.extend(trial.checked)
@@ -401,12 +413,24 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
     result.diagnostics.extend(diagnostics)
     failed = any(d.severity is Severity.ERROR or (options.strict and d.severity is Severity.WARNING)
                  for d in diagnostics)
+    _identify(data, path, start_line, not failed, result)
     if failed:
         result.counts.invalid += 1
     else:
         result.counts.valid += 1
         if options.keep_experiments:
             result.experiments.append(ExperimentDoc(path, index, _line(data, start_line), plain(data)))
+
+
+def _identify(data: dict[str, Any], path: str, start_line: int, valid: bool, result: FileResult) -> None:
+    meta = data.get("metadata")
+    name = meta.get("name") if isinstance(meta, dict) else None
+    if not isinstance(name, str) or not name:
+        return
+    namespace = meta.get("namespace") if isinstance(meta, dict) else None
+    line, col = locate(data, ("metadata", "name")) or _start(data, start_line)
+    result.identities.append(Identity(str(name), str(namespace) if isinstance(namespace, str) and namespace else None, path,
+                                      line, col, _line(data, start_line), valid))
 
 
 def _start(data: Any, start_line: int) -> tuple[int, int]:
