@@ -61,12 +61,22 @@ def render_options(fn: F) -> F:
     return result
 
 
+def _url_template(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A usage error (exit 2) for a placeholder render would leave in the URL as written."""
+    from kubectl_testbench.render.settings import template_problem
+
+    problem = template_problem(value) if value is not None else None
+    if problem is not None:
+        raise click.BadParameter(f"{value!r}: {problem}")
+    return value
+
+
 _OPTIONS: tuple[Callable[[Any], Any], ...] = (
     click.option("--testkube-namespace", default=None, help="Namespace of Testkube and its templates [testkube]."),
-    click.option("--agent-url", default=None, metavar="TEMPLATE",
+    click.option("--agent-url", default=None, metavar="TEMPLATE", callback=_url_template,
                  help="Agent URL; {name}, {namespace}, {port} are filled in [http://{name}.{namespace}:{port}]."),
     click.option("--agent-port", type=click.IntRange(1, 65535), default=None, help="Agent service port [8000]."),
-    click.option("--ai-gateway-url", "gateway_url", default=None, metavar="TEMPLATE",
+    click.option("--ai-gateway-url", "gateway_url", default=None, metavar="TEMPLATE", callback=_url_template,
                  help="AI gateway URL; {name}, {namespace}, {port} are filled in."),
     click.option("--ai-gateway-port", "gateway_port", type=click.IntRange(1, 65535), default=None,
                  help="AI gateway service port (the AiGateway's spec.port) [80]."),

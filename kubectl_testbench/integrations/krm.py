@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_testbench.model.constants import GROUP
-from kubectl_testbench.render.settings import Defaults, Flags
+from kubectl_testbench.render.settings import Defaults, Flags, template_problem
 from kubectl_testbench.safe_text import display_path, escape_controls
 
 RESOURCE_LIST = "ResourceList"
@@ -197,6 +197,10 @@ def parse_config(function_config: Any) -> tuple[Config, list[Result]]:
         ports[key] = int(text) if text.isdigit() and 1 <= int(text) <= 65535 else None
         if text and ports[key] is None:
             bad(key, f"{key} must be a port number (1-65535), not {text!r}")
+    for key in ("agent-url", "ai-gateway-url"):
+        problem = template_problem(values[key]) if values.get(key) else None
+        if problem is not None:
+            bad(key, f"{key} {values[key]!r}: {problem}")
     flags = Flags(namespace=values.get("namespace") or "default",
                   testkube_namespace=values.get("testkube-namespace") or None,
                   agent_url=values.get("agent-url") or None, agent_port=ports["agent-port"],

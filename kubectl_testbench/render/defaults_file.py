@@ -13,7 +13,7 @@ from kubectl_testbench.load.positions import field_path, locate
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import GROUP
-from kubectl_testbench.render.settings import Defaults
+from kubectl_testbench.render.settings import Defaults, template_problem
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 
 DEFAULTS_FILE = "testbench-defaults.yaml"
@@ -47,6 +47,15 @@ def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
         line, col = locate(doc, err.path, key=err.key) or (0, 0)
         out.append(Diagnostic(err.rule, Severity.ERROR, err.message, file, line, col, field_path(err.path), err.hint,
                               DEFAULTS_KIND))
+    spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else {}
+    gateway = spec.get("aiGateway") if isinstance(spec.get("aiGateway"), dict) else {}
+    for at, template in ((("spec", "agentUrl"), spec.get("agentUrl")), (("spec", "aiGateway", "url"), gateway.get("url"))):
+        problem = template_problem(template) if isinstance(template, str) else None
+        if problem is not None and not any(err.path == at for err in errors):
+            line, col = locate(doc, at) or (0, 0)
+            out.append(Diagnostic("semantic/url-placeholder", Severity.ERROR, f'Invalid value: "{template}": {problem}',
+                                  file, line, col, field_path(at), "write the placeholder as listed, or the URL itself",
+                                  DEFAULTS_KIND))
     return out
 
 

@@ -7,6 +7,7 @@ that the cluster would look up live in ``testbench.agentic-layer.ai/*`` annotati
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,9 @@ trailing dot, so the resolver does not walk the Pod's DNS search list first."""
 DEFAULT_GATEWAY_NAMESPACE = "ai-gateway"
 JUDGE_API_KEY_ENV = "OPENAI_API_KEY"
 PLACEHOLDERS = ("name", "namespace", "port")
-"""What URL templates may contain; every other character, braces included, is kept as written."""
+"""What URL templates may contain; every other character, ``{{`` included, is kept as written."""
+_SINGLE_BRACES = re.compile(r"(?<!\{)\{([^{}]*)\}(?!\})")
+"""``{word}`` not part of ``{{ … }}`` (which is text, escaped later like any user string in a workflow)."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,23 @@ def merge_env(defaults: list[dict[str, Any]], own: list[dict[str, Any]]) -> list
     """Defaults first (minus names the Experiment sets), then the Experiment's env in its order."""
     names = {e.get("name") for e in own}
     return [e for e in defaults if e.get("name") not in names] + own
+
+
+def template_problem(template: str) -> str | None:
+    """Why ``template`` cannot be filled (an unknown placeholder such as ``{nme}``), naming the known ones;
+    None when it can. A brace is not valid in a URL, so every ``{…}`` must be one of ours."""
+    import difflib
+
+    unknown = list(dict.fromkeys(m.group(1) for m in _SINGLE_BRACES.finditer(template)
+                                 if m.group(1) not in PLACEHOLDERS))
+    if not unknown:
+        return None
+    known = ", ".join("{" + p + "}" for p in PLACEHOLDERS)
+    guesses = {u: difflib.get_close_matches(u.strip().lower(), PLACEHOLDERS, n=1, cutoff=0.5) for u in unknown}
+    meant = [f"{{{c[0]}}}" + (f" for {{{u}}}" if len(unknown) > 1 else "") for u, c in guesses.items() if c]
+    guess = f"; did you mean {', '.join(meant)}?" if meant else ""
+    listed = ", ".join("{" + u + "}" for u in unknown)
+    return f"unknown placeholder{'s' if len(unknown) > 1 else ''} {listed} (known: {known}){guess}"
 
 
 def fill(template: str, **values: Any) -> str:

@@ -119,6 +119,8 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("semantic/s3-bucket", W, "The S3 bucket name breaks S3 naming rules."),
     ("semantic/label-value", E, "A value that becomes a label on generated resources is not a valid label value."),
     ("semantic/resource-name", E, "A generated resource name is not a valid Kubernetes name."),
+    ("semantic/url-placeholder", E, "An agent or gateway URL template (annotation, defaults file) has a placeholder "
+     "other than {name}, {namespace}, {port}: it would stay in the URL as written."),
     ("semantic/dns-label", E, "An agent or gateway name/namespace is not a DNS-1123 label (it becomes a hostname)."),
     ("semantic/inline-size", E, "The inline dataset does not fit in a ConfigMap (1 MiB)."),
     ("semantic/inline-size-near", W, "The inline dataset uses over 90% of a ConfigMap's 1 MiB."),
