@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from kubectl_testbench.cli.common import EXIT_FINDINGS, fail
-from kubectl_testbench.cli.render_options import RenderArgs, render_into, render_options
+from kubectl_testbench.cli.render_options import RENDER_NAMESPACE_SOURCE, RenderArgs, render_into, render_options
 from kubectl_testbench.emit.directory import OutputDirError
 from kubectl_testbench.render.sinks import CheckSink, DirectorySink, Sink, StdoutSink
 from kubectl_testbench.safe_text import escape_controls, safe_log_line
@@ -26,8 +26,9 @@ from kubectl_testbench.safe_text import escape_controls, safe_log_line
 @click.option("--allow-empty", is_flag=True, help="With --output-dir: accept an input without Experiments even "
               "when the directory holds files an earlier render wrote (they are removed). Without it, that is an "
               "error: a mistyped path or apiVersion must not empty a directory a GitOps tool syncs.")
-@click.option("-n", "--namespace", default="default", show_default=True,
-              help="Namespace of Experiments that do not set metadata.namespace.")
+@click.option("-n", "--namespace", default=None,
+              help="Namespace of Experiments that do not set metadata.namespace [default; a notice names the "
+                   "Experiments it applies to]. apply, diff and prune fall back to the kubeconfig context's instead.")
 @click.option("--only-testbench-files", is_flag=True,
               help="Skip files that do not mention testbench.agentic-layer.ai without reading them as YAML, and "
                    "Go/Helm templates of Experiments with a notice (for hooks over a whole repository).")
@@ -38,7 +39,8 @@ from kubectl_testbench.safe_text import escape_controls, safe_log_line
               help="With --resolve: resolve against the TestWorkflowTemplates in PATH (a cluster's own, e.g. kubectl "
               "get testworkflowtemplates -n testkube -o yaml) instead of the ones install ships.")
 @render_options
-def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool, allow_empty: bool, namespace: str,
+def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool, allow_empty: bool,
+           namespace: str | None,
            only_testbench_files: bool, resolve: bool, templates_path: str | None, render: RenderArgs) -> None:
     """Compile Experiments into Testkube TestWorkflows, dataset ConfigMaps and TestTriggers.
 
@@ -57,17 +59,19 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
         fail("--check compares against a directory: give --output-dir")
     if templates_path is not None and not resolve:
         fail("--templates is used by --resolve: give --resolve")
+    source = "from -n" if namespace else RENDER_NAMESPACE_SOURCE
     if resolve:
         if output_dir is not None:
             fail("--resolve prints to stdout: drop --output-dir")
-        _resolve(paths, namespace, render, fmt, templates_path)
+        _resolve(paths, namespace or "default", render, fmt, templates_path, source)
         return
     try:
         sink = _sink(fmt, output_dir, check)
     except OutputDirError as err:
         fail(str(err), EXIT_FINDINGS)
     try:
-        render_into(paths, namespace, render, fmt, sink, only_testbench_files=only_testbench_files)
+        render_into(paths, namespace or "default", render, fmt, sink, only_testbench_files=only_testbench_files,
+                    namespace_source=source)
         if not allow_empty:
             _refuse_to_empty(sink, output_dir)
         _finish(sink, output_dir, regenerate_command(paths, output_dir, fmt, namespace, render, only_testbench_files,
@@ -77,7 +81,8 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
         fail(str(err), EXIT_FINDINGS)
 
 
-def _resolve(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str, templates_path: str | None) -> None:
+def _resolve(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str, templates_path: str | None,
+             namespace_source: str) -> None:
     """Render (validating first), then resolve every TestWorkflow; any workflow that does not resolve is reported
     on one line and nothing is printed."""
     from kubectl_testbench.cli.render_options import render_or_exit
@@ -93,7 +98,8 @@ def _resolve(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str,
             fail(f"--templates: {problem}")
         if not templates:
             fail(f"--templates: no TestWorkflowTemplate (testworkflows.testkube.io/v1) in {templates_path}")
-    rendered = render_or_exit(paths, namespace, args, "json", refused="nothing resolved")
+    rendered = render_or_exit(paths, namespace, args, "json", refused="nothing resolved",
+                              namespace_source=namespace_source)
     objects = [r.data for r in rendered if r.data is not None]
     origins = {id(r.data): r.origin for r in rendered}
     execution = ExecutionContext()
@@ -157,7 +163,7 @@ _FLAGS = {"testkube_namespace": "--testkube-namespace", "agent_url": "--agent-ur
 _SWITCHES = {"include_experiment": "--include-experiment", "no_defaults": "--no-defaults", "strict": "--strict"}
 
 
-def regenerate_command(paths: tuple[str, ...], output_dir: str | None, fmt: str, namespace: str,
+def regenerate_command(paths: tuple[str, ...], output_dir: str | None, fmt: str, namespace: str | None,
                        render: RenderArgs, only_testbench_files: bool = False, allow_empty: bool = False) -> str:
     """The command that writes the directory ``--check`` compared against: same sources, same settings."""
     import dataclasses
@@ -166,7 +172,7 @@ def regenerate_command(paths: tuple[str, ...], output_dir: str | None, fmt: str,
     words = ["kubectl", "testbench", "render", *paths, "--output-dir", str(output_dir)]
     if fmt != "yaml":
         words += ["-o", fmt]
-    if namespace != "default":
+    if namespace:
         words += ["-n", namespace]
     defaults = RenderArgs()
     for name, flag in _FLAGS.items():

@@ -47,9 +47,10 @@ def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
         line, col = locate(doc, err.path, key=err.key) or (0, 0)
         out.append(Diagnostic(err.rule, Severity.ERROR, err.message, file, line, col, field_path(err.path), err.hint,
                               DEFAULTS_KIND))
-    spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else {}
-    gateway = spec.get("aiGateway") if isinstance(spec.get("aiGateway"), dict) else {}
-    for at, template in ((("spec", "agentUrl"), spec.get("agentUrl")), (("spec", "aiGateway", "url"), gateway.get("url"))):
+    spec: dict[str, Any] = doc["spec"] if isinstance(doc.get("spec"), dict) else {}
+    gateway: dict[str, Any] = spec["aiGateway"] if isinstance(spec.get("aiGateway"), dict) else {}
+    templates = ((("spec", "agentUrl"), spec.get("agentUrl")), (("spec", "aiGateway", "url"), gateway.get("url")))
+    for at, template in templates:
         problem = template_problem(template) if isinstance(template, str) else None
         if problem is not None and not any(err.path == at for err in errors):
             line, col = locate(doc, at) or (0, 0)

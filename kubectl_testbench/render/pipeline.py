@@ -162,6 +162,8 @@ class Outcome:
     """Errors (and, with ``strict``, warnings): any of them means nothing may be written."""
     warnings: list[Diagnostic] = field(default_factory=list)
     counts: Counts = field(default_factory=Counts)
+    unnamespaced: list[str] = field(default_factory=list)
+    """``file:line`` of the Experiments without metadata.namespace: they go to the command's namespace."""
 
     @property
     def ok(self) -> bool:
@@ -202,6 +204,7 @@ def render_all(paths: Iterable[str], request: Request, jobs: int | None = None, 
     except BaseException:
         target.abort()
         raise
+    out.unnamespaced = [i.origin for i in identities if i.namespace is None and not i.rendered_copy]
     clashes = find_clashes(identities, request.flags.namespace)
     out.problems.extend(clashes.diagnostics)
     out.counts.errors += len(clashes.diagnostics)

@@ -179,6 +179,7 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
         result.identities = [dataclasses.replace(i, rendered_copy=True) for i in result.identities]
     if result.fatal:
         result.counts.unreadable = 1
+        result.identities.clear()  # kubectl applies nothing from a file it cannot read: no copy to clash with
     result.diagnostics.sort(key=Diagnostic.sort_key)
     result.counts.errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
     result.counts.warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
@@ -429,8 +430,8 @@ def _identify(data: dict[str, Any], path: str, start_line: int, valid: bool, res
         return
     namespace = meta.get("namespace") if isinstance(meta, dict) else None
     line, col = locate(data, ("metadata", "name")) or _start(data, start_line)
-    result.identities.append(Identity(str(name), str(namespace) if isinstance(namespace, str) and namespace else None, path,
-                                      line, col, _line(data, start_line), valid))
+    own = str(namespace) if isinstance(namespace, str) and namespace else None
+    result.identities.append(Identity(str(name), own, path, line, col, _line(data, start_line), valid))
 
 
 def _start(data: Any, start_line: int) -> tuple[int, int]:

@@ -88,7 +88,8 @@ def test_render_puts_experiments_without_a_namespace_into_the_n_namespace_before
 
 def test_different_experiments_whose_generated_names_collide_are_all_reported(tmp_path: Path) -> None:
     def exp(name: str, namespace: str) -> str:
-        return VALID.replace("name: weather-eval", f"name: {name}").replace("namespace: agents", f"namespace: {namespace}")
+        return VALID.replace("name: weather-eval", f"name: {name}").replace("namespace: agents",
+                                                                            f"namespace: {namespace}")
 
     (tmp_path / "1.yaml").write_text(exp("a-b", "c"))
     (tmp_path / "2.yaml").write_text(exp("a", "b-c"))
