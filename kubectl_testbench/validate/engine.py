@@ -464,6 +464,8 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
                         max_findings: int = DEFAULT_LIMITS.max_findings) -> list[Diagnostic]:
     """All findings for one Experiment document, in the API server's order, then semantics."""
     from kubectl_testbench.validate.crdschema import experiment_validator
+    from kubectl_testbench.validate.hints import improve as improve_hints
+    from kubectl_testbench.validate.hints import yaml11_boolean
     from kubectl_testbench.validate.metadata import check_metadata
 
     obj = _object_ref(doc)
@@ -490,14 +492,18 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     errors, targets = validator.validate(doc)
     non_finite = {r.path for r in remarks if r.rule == "yaml/non-finite"}
     schema_errors.extend(e for e in errors if e.path not in non_finite)  # .inf is reported once, as non-finite
+    improve_hints(schema_errors, doc)
     type_errors = {e.path: e for e in schema_errors if e.rule in ("schema/type", "metadata/type")}
     for remark in remarks:
         merged = type_errors.get(remark.path)
         if merged is not None and remark.rule == "yaml/yaml11-boolean":
             merged.hint = f'{remark.text} is a YAML 1.1 boolean for Kubernetes: write "{remark.text}" in quotes'
             continue
-        add(remark.rule, remark.path, remark.message, _remark_hint(remark), key=remark.rule == "yaml/duplicate-key",
-            fix=_remark_fix(remark))
+        message, hint = remark.message, _remark_hint(remark)
+        fix = _remark_fix(remark)
+        if remark.rule == "yaml/yaml11-boolean" and fix is not None and isinstance(fix.value, bool):
+            message, hint = yaml11_boolean(remark.text, fix.value)  # a boolean field: write true, never quote it
+        add(remark.rule, remark.path, message, hint, key=remark.rule == "yaml/duplicate-key", fix=fix)
     for err in schema_errors:
         hint = err.hint
         if err.rule == "schema/unknown-field" and err.path in EARLIER_SHAPE_FIELDS:

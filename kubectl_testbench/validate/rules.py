@@ -44,7 +44,8 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("yaml/key-type", E, "A mapping key is null, a list or a mapping, which JSON cannot carry."),
     ("yaml/tag", E, "A scalar cannot be read as its explicit tag (e.g. !!int abc)."),
     ("yaml/unknown-tag", W, "A custom tag is ignored by Kubernetes."),
-    ("yaml/yaml11-boolean", W, "yes/no/on/off/y/n are booleans for Kubernetes (YAML 1.1): quote them for text."),
+    ("yaml/yaml11-boolean", W, "yes/no/on/off/y/n are booleans for Kubernetes (YAML 1.1) but text for YAML 1.2 "
+     "tools: write true/false in a boolean field, quote the word in a text field."),
     ("yaml/sexagesimal", W, "1:20-style values are strings for Kubernetes but numbers for YAML 1.1 tools."),
     ("yaml/legacy-octal", W, "0755-style values are octal for Kubernetes (YAML 1.1) but decimal for YAML 1.2."),
     ("yaml/non-finite", E, ".inf and .nan cannot be represented in JSON; Kubernetes rejects them."),
