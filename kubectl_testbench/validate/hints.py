@@ -54,12 +54,10 @@ def field_hint(err: SchemaError, doc: dict[str, Any]) -> str:
 def value_at(doc: Any, path: Path) -> Any:
     node = doc
     for seg in path:
-        if isinstance(node, dict) and seg in node:
-            node = node[seg]
-        elif isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node):
-            node = node[seg]
-        else:
+        in_list = isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node)
+        if not (in_list or (isinstance(node, dict) and seg in node)):
             return None
+        node = node[seg]
     return node
 
 
