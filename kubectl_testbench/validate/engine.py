@@ -500,10 +500,10 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
             merged.hint = f'{remark.text} is a YAML 1.1 boolean for Kubernetes: write "{remark.text}" in quotes'
             continue
         message, hint = remark.message, _remark_hint(remark)
-        fix = _remark_fix(remark)
-        if remark.rule == "yaml/yaml11-boolean" and fix is not None and isinstance(fix.value, bool):
-            message, hint = yaml11_boolean(remark.text, fix.value)  # a boolean field: write true, never quote it
-        add(remark.rule, remark.path, message, hint, key=remark.rule == "yaml/duplicate-key", fix=fix)
+        remark_fix = _remark_fix(remark)
+        if remark.rule == "yaml/yaml11-boolean" and remark_fix is not None and isinstance(remark_fix.value, bool):
+            message, hint = yaml11_boolean(remark.text, remark_fix.value)  # a boolean field: write true, not quotes
+        add(remark.rule, remark.path, message, hint, key=remark.rule == "yaml/duplicate-key", fix=remark_fix)
     for err in schema_errors:
         hint = err.hint
         if err.rule == "schema/unknown-field" and err.path in EARLIER_SHAPE_FIELDS:
