@@ -28,6 +28,7 @@ from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, FixK
 from kubectl_testbench.validate.duplicates import Identity
 from kubectl_testbench.validate.fixes import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
+from kubectl_testbench.validate.syntax_hints import syntax_hint
 
 NO_GATEWAY = "semantic/no-gateway"
 """Dropped when the RenderDefaults file render would use names a default gateway."""
@@ -158,7 +159,8 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
             built = build(chunk.text, chunk.start_line, options.limits)
             if built.error is not None:
                 err = built.error
-                hint = _syntax_hint(chunk.text, err, chunk.start_line)
+                hint = syntax_hint(chunk.text, err.message, err.mark, err.context,
+                                   chunk.start_line) if err.rule == "yaml/syntax" else ""
                 _add(result, err.rule, path, err.mark, (), err.message, hint,
                      fix=_tab_fix(chunk.text) if hint.startswith("YAML does not allow tabs") else None)
             else:
@@ -288,28 +290,6 @@ def _merge(result: FileResult, trial: FileResult) -> None:
     result.experiments.extend(trial.experiments)
     result.checked.extend(trial.checked)
     result.manifests.extend(trial.manifests)
-
-
-def _syntax_hint(text: str, err: Remark, start_line: int) -> str:
-    """A hint for the YAML mistakes people actually make."""
-    if err.rule != "yaml/syntax":
-        return ""
-    lines = text.splitlines()
-    index = err.mark[0] - 1 - start_line
-    line = lines[index] if 0 <= index < len(lines) else ""
-    if "\t" in line[: len(line) - len(line.lstrip())] or line.startswith("\t"):
-        return "YAML does not allow tabs for indentation: use spaces"
-    if "flow" in err.message:
-        return "a [ or { opened earlier is not closed"
-    if "mapping values are not allowed" in err.message:
-        if len(line.partition(":")[0]) > 1024:
-            return "YAML keys without a '?' indicator are limited to 1024 characters"
-        return "a value containing ': ' must be quoted"
-    if text.lstrip().startswith("%") and "document start" in err.message:
-        return "kubectl splits files on '---' lines, which cuts a %YAML directive off its document: remove it"
-    if "control characters" in err.message:
-        return "remove the control character, or write it as an escape (\\x07) inside double quotes"
-    return ""
 
 
 def _unreadable(path: str, rule: str, message: str, mark: tuple[int, int] = (0, 0)) -> FileResult:
