@@ -352,7 +352,8 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
         if not api_version and not kind:
             result.counts.skipped += 1  # a mapping that is no Kubernetes object at all (a CI config...)
             return
-        _add(result, "kind/missing", path, locate(data, ("apiVersion",), key=True) or _start(data, start_line),
+        at = locate(data, ("kind",), key=True) or locate(data, ("apiVersion",), key=True) or _start(data, start_line)
+        _add(result, "kind/missing", path, at,
              ("kind",), "the object has no kind: kubectl rejects it (Object 'Kind' is missing)",
              f"add kind: {KIND}" if group == GROUP else "add the object's kind")
         result.counts.invalid += 1
@@ -490,14 +491,13 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
             hint = MIGRATE_HINT
         add(err.rule, err.path, err.message, hint, err.key, err.fix)
 
-    if any(e.rule in BLOCKING for e in schema_errors):
-        if targets:
-            add("cel/not-evaluated", (), "some validation rules were not checked because the object was invalid; "
-                "correct the existing errors to complete validation")
-    else:
+    blocked = any(e.rule in BLOCKING for e in schema_errors)
+    if not blocked:
         run_cel(targets, add)
 
     _run_semantic(doc, schema_errors, add)
+    if blocked:
+        out.extend(_not_evaluated(targets, doc, file, obj, out))
     out.sort(key=Diagnostic.sort_key)
     if len(out) > max_findings:
         hidden = out[max_findings:]
@@ -506,6 +506,22 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
         out.append(_diag("validate/too-many-findings", doc, (), file,
                          f"{len(hidden)} more findings ({hidden_errors} errors) not shown", obj=obj))
     return out
+
+
+def _not_evaluated(targets: list[Any], doc: dict[str, Any], file: str, obj: str,
+                   found: list[Diagnostic]) -> list[Diagnostic]:
+    """One note per CEL rule the blocking errors kept from running, at the rule's field, sorted after the last
+    error (as the API server appends its note after the field errors)."""
+    last = max(((d.line, d.col) for d in found if d.severity is Severity.ERROR), default=(0, 0))
+    notes = []
+    for target in targets:
+        for spec in target.schema.get("x-kubernetes-validations", ()):
+            what = spec.get("message") or spec["rule"]
+            note = _diag("cel/not-evaluated", doc, tuple(target.path), file,
+                         f"the rule {what!r} was not checked because the object was invalid; correct the existing "
+                         "errors to complete validation", obj=obj)
+            notes.append(dataclasses.replace(note, follows=last))
+    return notes
 
 
 def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None) -> None:
