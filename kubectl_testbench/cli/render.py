@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -70,12 +71,12 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
     except OutputDirError as err:
         fail(str(err), EXIT_FINDINGS)
     try:
-        render_into(paths, namespace or "default", render, fmt, sink, only_testbench_files=only_testbench_files,
-                    namespace_source=source)
+        counts = render_into(paths, namespace or "default", render, fmt, sink,
+                             only_testbench_files=only_testbench_files, namespace_source=source)
         if not allow_empty:
             _refuse_to_empty(sink, output_dir)
         _finish(sink, output_dir, regenerate_command(paths, output_dir, fmt, namespace, render, only_testbench_files,
-                                                     allow_empty))
+                                                     allow_empty), counts.experiments)
     except OutputDirError as err:
         sink.abort()
         fail(str(err), EXIT_FINDINGS)
@@ -137,8 +138,9 @@ def _refuse_to_empty(sink: Sink, output_dir: str | None) -> None:
          "(testbench.agentic-layer.ai/v1alpha1); pass --allow-empty if removing them is intended", EXIT_FINDINGS)
 
 
-def _finish(sink: Sink, output_dir: str | None, regenerate: str) -> None:
+def _finish(sink: Sink, output_dir: str | None, regenerate: str, experiments: int) -> None:
     count = len(sink.names)
+    what = f"{experiments} Experiment{'' if experiments == 1 else 's'}"
     if isinstance(sink, StdoutSink):
         click.echo(sink.finish(), nl=False)
     elif isinstance(sink, CheckSink):
@@ -149,11 +151,14 @@ def _finish(sink: Sink, output_dir: str | None, regenerate: str) -> None:
             click.echo(f"error: {escape_controls(sink.shown)} is not up to date with its sources; regenerate it "
                        f"with: {escape_controls(regenerate)}", err=True)
             sys.exit(EXIT_FINDINGS)
-        click.echo(f"{escape_controls(str(output_dir))} is up to date ({count} objects)", err=True)
+        click.echo(f"{escape_controls(str(output_dir))} is up to date ({what}, {count} objects)", err=True)
     elif isinstance(sink, DirectorySink):
         changes = sink.finish()
-        click.echo(f"{escape_controls(str(output_dir))}: {count} objects; files (with kustomization.yaml): "
-                   f"{len(changes.added)} added, {len(changes.changed)} changed, {len(changes.removed)} removed",
+        shown = escape_controls(str(output_dir))
+        nxt = (f". Next: kubectl apply --server-side -k {shlex.quote(shown)} (Testkube and kubectl testbench install "
+               "first), or commit it for Argo CD or Flux") if count else ""
+        click.echo(f"{shown}: rendered {what} into {count} objects; files (with kustomization.yaml): "
+                   f"{len(changes.added)} added, {len(changes.changed)} changed, {len(changes.removed)} removed{nxt}",
                    err=True)
 
 

@@ -19,6 +19,7 @@ from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, jobs_option,
 if TYPE_CHECKING:
     from kubectl_testbench.render.pipeline import Rendered
     from kubectl_testbench.render.sinks import Sink
+    from kubectl_testbench.validate.diagnostics import Counts
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -98,11 +99,11 @@ RENDER_NAMESPACE_SOURCE = ("the default, as no -n was given; apply, diff and pru
 
 def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str, sink: Sink,
                 refused: str = "nothing rendered", pass_manifests: bool = False,
-                only_testbench_files: bool = False, namespace_source: str = RENDER_NAMESPACE_SOURCE) -> None:
+                only_testbench_files: bool = False, namespace_source: str = RENDER_NAMESPACE_SOURCE) -> Counts:
     """Validate and render into ``sink``; print warnings; on any error print the findings and exit 1
     (2: unreadable input) with nothing written. Experiments without metadata.namespace get ``namespace``
     (kubectl's order: the file, then -n, then, for cluster commands, the context); a notice says which
-    and why (``namespace_source``), since the generated names depend on it."""
+    and why (``namespace_source``), since the generated names depend on it. Returns what was read."""
     from kubectl_testbench.render.pipeline import Request, render_all
     from kubectl_testbench.render.settings import Flags
     from kubectl_testbench.validate.report import text_line
@@ -125,6 +126,7 @@ def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: s
     notice = namespace_notice(outcome.unnamespaced, namespace, namespace_source)
     if notice:
         click.echo(notice, err=True)
+    return outcome.counts
 
 
 def namespace_notice(origins: list[str], namespace: str, source: str) -> str:
