@@ -31,6 +31,10 @@ class Source:
         index = number - 1 - self.start_line
         return self.lines[index] if 0 <= index < len(self.lines) else ""
 
+    def char_at(self, mark: Mark) -> str:
+        """The character at a (line, column) mark, or "" past the end."""
+        return self.line(mark[0])[mark[1] - 1: mark[1]]
+
     def above(self, number: int) -> tuple[int, str]:
         """The nearest line above ``number`` with content (not blank, not a comment), or (0, "")."""
         for n in range(number - 1, self.start_line, -1):
@@ -112,7 +116,7 @@ def _requote(value: str) -> str:
 def _unclosed_quote(src: Source, message: str, line_no: int, col: int, context: Mark | None) -> str:
     if "while scanning a quoted scalar" not in message or context is None:
         return ""
-    opened = src.line(context[0])[context[1] - 1: context[1]] or '"'
+    opened = src.char_at(context) or '"'
     inner = 'a " inside it is written \\"' if opened == '"' else "a ' inside it is written ''"
     return (f"the {opened} opened at line {context[0]}, column {context[1]} is never closed: end the value with "
             f"{opened} ({inner})")
@@ -128,7 +132,7 @@ def _escape(src: Source, message: str, line_no: int, col: int, context: Mark | N
 def _flow(src: Source, message: str, line_no: int, col: int, context: Mark | None) -> str:
     if "flow" not in message:
         return ""
-    bracket = src.line(context[0])[context[1] - 1: context[1]] if context else ""
+    bracket = src.char_at(context) if context else ""
     if bracket not in ("[", "{") or context is None:
         return "a [ or { opened earlier is not closed, or a value inside it needs quotes"
     closing = "]" if bracket == "[" else "}"
@@ -139,7 +143,7 @@ def _flow(src: Source, message: str, line_no: int, col: int, context: Mark | Non
 def _token_start(src: Source, message: str, line_no: int, col: int, context: Mark | None) -> str:
     if "cannot start any token" not in message:
         return ""
-    char = src.line(line_no)[col - 1: col]
+    char = src.char_at((line_no, col))
     return f"a value cannot start with {char}: quote the whole value" if char else ""
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kubectl_testbench.integrations.argocd_app import generate
 from kubectl_testbench.render.settings import Flags
 from tests.conftest import run_cli
@@ -114,16 +116,10 @@ def test_a_copy_render_wrote_next_to_its_experiment_is_no_clash(tmp_path: Path) 
     assert run_cli("apply", str(out), "--dry-run=client", "--include-experiment").exit_code == 0
 
 
-def test_argocd_generate_reports_the_copy_once(tmp_path: Path, monkeypatch: object) -> None:
-    import os
-
+def test_argocd_generate_reports_the_copy_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     copies(tmp_path, 3)
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        app = generate(["."], Flags(namespace="team-a"))
-    finally:
-        os.chdir(old)
+    monkeypatch.chdir(tmp_path)
+    app = generate(["."], Flags(namespace="team-a"))
     assert [(d.rule, d.file, d.line) for d in app.problems] == [
         ("semantic/duplicate-experiment", "./exp-01.yaml", 4), ("semantic/duplicate-experiment", "./exp-02.yaml", 4)]
     assert "./exp-00.yaml:4:9" in app.problems[0].message

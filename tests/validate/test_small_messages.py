@@ -4,7 +4,6 @@ rule's own field."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -46,14 +45,10 @@ def test_krm_names_the_object_without_the_word_none() -> None:
     assert "error[kind/missing] (no kind) agents/weather-eval kind: the object has no kind" in err
 
 
-def test_argocd_generate_names_the_missing_kind(tmp_path: Path) -> None:
+def test_argocd_generate_names_the_missing_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "exp.yaml").write_text(NO_KIND)
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        app = generate(["."], Flags(namespace="team-a"))
-    finally:
-        os.chdir(old)
+    monkeypatch.chdir(tmp_path)
+    app = generate(["."], Flags(namespace="team-a"))
     assert [(d.rule, d.message) for d in app.problems] == [
         ("kind/missing", "the object has no kind: kubectl rejects it (Object 'Kind' is missing)")]
 
