@@ -30,11 +30,40 @@ def phase_cache_dir() -> Path:
     return Path(os.environ.get("KUBECTL_TESTBENCH_CACHE_DIR") or USER_CACHE_HOME / "kubectl-testbench" / "envs")
 
 
+REFERENCE_SKIP = "reference data not found at"
+
+
 def require_reference(path: Path) -> Path:
     """Skip (with the reason) when the upstream reference data is not next to the checkout."""
     if not path.exists():
-        pytest.skip(f"reference data not found at {path} (set TESTBENCH_REFERENCE)")
+        pytest.skip(f"{REFERENCE_SKIP} {path} (set TESTBENCH_REFERENCE)")
     return path
+
+
+def skip_summary(reasons: list[str]) -> list[str]:
+    """The lines the session ends with: why tests were skipped, each reason once with its count. The upstream
+    reference data accounts for most skips on a fresh checkout, so it gets one line that says how to fix it."""
+    from collections import Counter
+
+    reference = [r for r in reasons if REFERENCE_SKIP in r]
+    lines = []
+    if reference:
+        lines.append(f"{len(reference)} test{'' if len(reference) == 1 else 's'} skipped: the upstream reference data "
+                     f"is not at {REFERENCE} (set TESTBENCH_REFERENCE to a copy of it; docs/testing.md)")
+    for reason, count in sorted(Counter(r for r in reasons if REFERENCE_SKIP not in r).items()):
+        lines.append(f"{count} test{'' if count == 1 else 's'} skipped: {reason}")
+    return lines
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Skip reasons are hidden by -q: print them once, grouped, at the end of the session."""
+    reasons = []
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+        reasons.append(str(reason).removeprefix("Skipped: "))
+    for line in skip_summary(reasons):
+        terminalreporter.write_line(line)
 
 
 def run_cli(*args: str, input: str | bytes | None = None) -> Result:

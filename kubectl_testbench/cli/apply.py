@@ -13,7 +13,7 @@ from kubectl_testbench.cli.cluster_options import (
     cluster_errors,
     cluster_options,
     connect,
-    default_namespace,
+    namespace_and_source,
 )
 from kubectl_testbench.cli.common import EXIT_USAGE, fail
 from kubectl_testbench.cli.render_options import RenderArgs, render_options, render_or_exit
@@ -65,8 +65,9 @@ def apply(paths: tuple[str, ...], dry_run: str, force_conflicts: bool, prune: bo
         fail("no input: give files, directories or - for stdin (see kubectl testbench apply --help)")
     if prune_experiment_namespace and not prune:
         fail("--prune-experiment-namespace needs --prune")
-    namespace = default_namespace(cluster)
-    rendered = render_or_exit(paths, namespace, render, "json", refused="nothing applied") if paths else []
+    namespace, source = namespace_and_source(cluster)
+    rendered = render_or_exit(paths, namespace, render, "json", refused="nothing applied",
+                              namespace_source=source) if paths else []
     from kubectl_testbench.cluster.apply import apply_order
 
     objects = apply_order(o.data for o in rendered if o.data is not None)

@@ -114,23 +114,32 @@ def default_namespace(options: ClusterOptions) -> str:
 
     Used to render before connecting (and by ``--dry-run=client``, which needs no cluster at all).
     """
+    return namespace_and_source(options)[0]
+
+
+def namespace_and_source(options: ClusterOptions) -> tuple[str, str]:
+    """:func:`default_namespace` and where it came from, in words for the namespace notice."""
     from kubectl_testbench.cluster import config
     from kubectl_testbench.cluster.errors import ConfigError
 
     if options.namespace:
-        return options.namespace
+        return options.namespace, "from -n"
     try:
         paths = config.kubeconfig_paths(options.kubeconfig)
         if paths:
             view = config.read_kubeconfig(paths)
             name = options.context or view.current
-            return str((view.contexts.get(name or "") or {}).get("namespace") or "default")
+            namespace = (view.contexts.get(name or "") or {}).get("namespace")
+            if namespace:
+                return str(namespace), f'from the kubeconfig context "{name}"'
+            return "default", f'the default: no -n, and the kubeconfig context "{name}" sets no namespace'
         if config.in_cluster():
             text = (config.SERVICE_ACCOUNT_DIR / "namespace").read_text(encoding="utf-8").strip()
-            return text or "default"
+            if text:
+                return text, "from the pod's service account"
     except (ConfigError, OSError):
         pass
-    return "default"
+    return "default", "the default: no -n and no namespace in a kubeconfig context"
 
 
 def connect(options: ClusterOptions) -> Client:

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from kubectl_testbench.cli.cluster_options import cluster_errors, cluster_options, connect, default_namespace
+from kubectl_testbench.cli.cluster_options import cluster_errors, cluster_options, connect, namespace_and_source
 from kubectl_testbench.cli.common import EXIT_FINDINGS, fail
 from kubectl_testbench.cli.render_options import RenderArgs, render_options, render_or_exit
 from kubectl_testbench.cluster.config import ClusterOptions
@@ -42,7 +42,8 @@ def diff(paths: tuple[str, ...], force_conflicts: bool, local: bool, prune: bool
     from kubectl_testbench.cluster.apply import apply_order, kinds_of, preflight
     from kubectl_testbench.cluster.diff import diff_deletion, diff_object
 
-    rendered = render_or_exit(paths, default_namespace(cluster), render, "json", refused="nothing compared")
+    namespace, source = namespace_and_source(cluster)
+    rendered = render_or_exit(paths, namespace, render, "json", refused="nothing compared", namespace_source=source)
     objects = apply_order(o.data for o in rendered if o.data is not None)
     client = connect(cluster)
     changed = 0

@@ -28,6 +28,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "apply": ("kubectl_testbench.cli.apply", "apply", "Server-side apply Experiments as Testkube objects."),
     "argocd": ("kubectl_testbench.cli.argocd", "argocd", "Argo CD config-management plugin: generate, discover."),
     "compare": ("kubectl_testbench.cli.results", "compare", "Compare two evaluation runs of the same dataset."),
+    "completion": ("kubectl_testbench.cli.completion", "completion", "Print the shell completion script: bash, "
+                   "zsh or fish."),
     "crd": ("kubectl_testbench.cli.crd", "crd", "Print the Experiment CRD generated from the models."),
     "diff": ("kubectl_testbench.cli.diff", "diff", "Show what apply would change in the cluster."),
     "explain": ("kubectl_testbench.cli.explain", "explain", "Describe an Experiment field, like kubectl explain."),

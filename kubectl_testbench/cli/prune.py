@@ -11,7 +11,7 @@ from kubectl_testbench.cli.cluster_options import (
     cluster_errors,
     cluster_options,
     connect,
-    default_namespace,
+    namespace_and_source,
 )
 from kubectl_testbench.cli.common import EXIT_USAGE, fail
 from kubectl_testbench.cli.render_options import RenderArgs, render_options, render_or_exit
@@ -41,8 +41,9 @@ def prune(paths: tuple[str, ...], dry_run: str, prune_experiment_namespace: str 
     if not paths and not allow_empty:
         fail("no input: give the files or directories that hold all your Experiments, or --allow-empty "
              "to delete everything kubectl-testbench created in scope")
-    namespace = default_namespace(cluster)
-    rendered = render_or_exit(paths, namespace, render, "json", refused="nothing pruned") if paths else []
+    namespace, source = namespace_and_source(cluster)
+    rendered = render_or_exit(paths, namespace, render, "json", refused="nothing pruned",
+                              namespace_source=source) if paths else []
     objects = [o.data for o in rendered if o.data is not None]
     if not objects and not allow_empty:
         fail("the input holds no Experiments or rendered manifests: pruning would delete everything "

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 
 import click
 
 from kubectl_testbench.cli.common import EXIT_FINDINGS, fail
-from kubectl_testbench.cli.render_options import RenderArgs, render_into, render_options
+from kubectl_testbench.cli.render_options import RENDER_NAMESPACE_SOURCE, RenderArgs, render_into, render_options
 from kubectl_testbench.emit.directory import OutputDirError
 from kubectl_testbench.render.sinks import CheckSink, DirectorySink, Sink, StdoutSink
 from kubectl_testbench.safe_text import escape_controls, safe_log_line
@@ -23,8 +24,12 @@ from kubectl_testbench.safe_text import escape_controls, safe_log_line
               help="Write one file per object plus kustomization.yaml to this directory (atomically).")
 @click.option("--check", is_flag=True, help="With --output-dir: write nothing, print a diff and exit 1 if the "
               "directory is not up to date.")
-@click.option("-n", "--namespace", default="default", show_default=True,
-              help="Namespace of Experiments that do not set metadata.namespace.")
+@click.option("--allow-empty", is_flag=True, help="With --output-dir: accept an input without Experiments even "
+              "when the directory holds files an earlier render wrote (they are removed). Without it, that is an "
+              "error: a mistyped path or apiVersion must not empty a directory a GitOps tool syncs.")
+@click.option("-n", "--namespace", default=None,
+              help="Namespace of Experiments that do not set metadata.namespace [default; a notice names the "
+                   "Experiments it applies to]. apply, diff and prune fall back to the kubeconfig context's instead.")
 @click.option("--only-testbench-files", is_flag=True,
               help="Skip files that do not mention testbench.agentic-layer.ai without reading them as YAML, and "
                    "Go/Helm templates of Experiments with a notice (for hooks over a whole repository).")
@@ -35,7 +40,8 @@ from kubectl_testbench.safe_text import escape_controls, safe_log_line
               help="With --resolve: resolve against the TestWorkflowTemplates in PATH (a cluster's own, e.g. kubectl "
               "get testworkflowtemplates -n testkube -o yaml) instead of the ones install ships.")
 @render_options
-def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool, namespace: str,
+def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool, allow_empty: bool,
+           namespace: str | None,
            only_testbench_files: bool, resolve: bool, templates_path: str | None, render: RenderArgs) -> None:
     """Compile Experiments into Testkube TestWorkflows, dataset ConfigMaps and TestTriggers.
 
@@ -54,24 +60,30 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
         fail("--check compares against a directory: give --output-dir")
     if templates_path is not None and not resolve:
         fail("--templates is used by --resolve: give --resolve")
+    source = "from -n" if namespace else RENDER_NAMESPACE_SOURCE
     if resolve:
         if output_dir is not None:
             fail("--resolve prints to stdout: drop --output-dir")
-        _resolve(paths, namespace, render, fmt, templates_path)
+        _resolve(paths, namespace or "default", render, fmt, templates_path, source)
         return
     try:
         sink = _sink(fmt, output_dir, check)
     except OutputDirError as err:
         fail(str(err), EXIT_FINDINGS)
     try:
-        render_into(paths, namespace, render, fmt, sink, only_testbench_files=only_testbench_files)
-        _finish(sink, output_dir, regenerate_command(paths, output_dir, fmt, namespace, render, only_testbench_files))
+        counts = render_into(paths, namespace or "default", render, fmt, sink,
+                             only_testbench_files=only_testbench_files, namespace_source=source)
+        if not allow_empty:
+            _refuse_to_empty(sink, output_dir)
+        _finish(sink, output_dir, regenerate_command(paths, output_dir, fmt, namespace, render, only_testbench_files,
+                                                     allow_empty), counts.experiments)
     except OutputDirError as err:
         sink.abort()
         fail(str(err), EXIT_FINDINGS)
 
 
-def _resolve(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str, templates_path: str | None) -> None:
+def _resolve(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str, templates_path: str | None,
+             namespace_source: str) -> None:
     """Render (validating first), then resolve every TestWorkflow; any workflow that does not resolve is reported
     on one line and nothing is printed."""
     from kubectl_testbench.cli.render_options import render_or_exit
@@ -87,7 +99,8 @@ def _resolve(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str,
             fail(f"--templates: {problem}")
         if not templates:
             fail(f"--templates: no TestWorkflowTemplate (testworkflows.testkube.io/v1) in {templates_path}")
-    rendered = render_or_exit(paths, namespace, args, "json", refused="nothing resolved")
+    rendered = render_or_exit(paths, namespace, args, "json", refused="nothing resolved",
+                              namespace_source=namespace_source)
     objects = [r.data for r in rendered if r.data is not None]
     origins = {id(r.data): r.origin for r in rendered}
     execution = ExecutionContext()
@@ -112,8 +125,22 @@ def _sink(fmt: str, output_dir: str | None, check: bool) -> Sink:
     return DirectorySink(Path(output_dir))
 
 
-def _finish(sink: Sink, output_dir: str | None, regenerate: str) -> None:
+def _refuse_to_empty(sink: Sink, output_dir: str | None) -> None:
+    """No Experiment in the input, and the directory holds what an earlier render wrote: a mistyped path or
+    apiVersion, not a wish to delete every workflow (a GitOps tool syncing the directory would prune them)."""
+    earlier = sink.earlier_files()
+    if sink.names or not earlier:
+        return
+    sink.abort()
+    shown = ", ".join(earlier[:3]) + (f" and {len(earlier) - 3} more" if len(earlier) > 3 else "")
+    fail(f"the input holds no Experiment, but {output_dir} holds {len(earlier)} files an earlier render wrote "
+         f"({shown}): rendering nothing would remove them. Check the paths and the apiVersion "
+         "(testbench.agentic-layer.ai/v1alpha1); pass --allow-empty if removing them is intended", EXIT_FINDINGS)
+
+
+def _finish(sink: Sink, output_dir: str | None, regenerate: str, experiments: int) -> None:
     count = len(sink.names)
+    what = f"{experiments} Experiment{'' if experiments == 1 else 's'}"
     if isinstance(sink, StdoutSink):
         click.echo(sink.finish(), nl=False)
     elif isinstance(sink, CheckSink):
@@ -124,11 +151,14 @@ def _finish(sink: Sink, output_dir: str | None, regenerate: str) -> None:
             click.echo(f"error: {escape_controls(sink.shown)} is not up to date with its sources; regenerate it "
                        f"with: {escape_controls(regenerate)}", err=True)
             sys.exit(EXIT_FINDINGS)
-        click.echo(f"{escape_controls(str(output_dir))} is up to date ({count} objects)", err=True)
+        click.echo(f"{escape_controls(str(output_dir))} is up to date ({what}, {count} objects)", err=True)
     elif isinstance(sink, DirectorySink):
         changes = sink.finish()
-        click.echo(f"{escape_controls(str(output_dir))}: {count} objects; files (with kustomization.yaml): "
-                   f"{len(changes.added)} added, {len(changes.changed)} changed, {len(changes.removed)} removed",
+        shown = escape_controls(str(output_dir))
+        nxt = (f". Next: kubectl apply --server-side -k {shlex.quote(shown)} (Testkube and kubectl testbench install "
+               "first), or commit it for Argo CD or Flux") if count else ""
+        click.echo(f"{shown}: rendered {what} into {count} objects; files (with kustomization.yaml): "
+                   f"{len(changes.added)} added, {len(changes.changed)} changed, {len(changes.removed)} removed{nxt}",
                    err=True)
 
 
@@ -138,8 +168,8 @@ _FLAGS = {"testkube_namespace": "--testkube-namespace", "agent_url": "--agent-ur
 _SWITCHES = {"include_experiment": "--include-experiment", "no_defaults": "--no-defaults", "strict": "--strict"}
 
 
-def regenerate_command(paths: tuple[str, ...], output_dir: str | None, fmt: str, namespace: str,
-                       render: RenderArgs, only_testbench_files: bool = False) -> str:
+def regenerate_command(paths: tuple[str, ...], output_dir: str | None, fmt: str, namespace: str | None,
+                       render: RenderArgs, only_testbench_files: bool = False, allow_empty: bool = False) -> str:
     """The command that writes the directory ``--check`` compared against: same sources, same settings."""
     import dataclasses
     import shlex
@@ -147,7 +177,7 @@ def regenerate_command(paths: tuple[str, ...], output_dir: str | None, fmt: str,
     words = ["kubectl", "testbench", "render", *paths, "--output-dir", str(output_dir)]
     if fmt != "yaml":
         words += ["-o", fmt]
-    if namespace != "default":
+    if namespace:
         words += ["-n", namespace]
     defaults = RenderArgs()
     for name, flag in _FLAGS.items():
@@ -159,5 +189,7 @@ def regenerate_command(paths: tuple[str, ...], output_dir: str | None, fmt: str,
         words.append("--argocd-sync-waves" if render.argocd_sync_waves else "--no-argocd-sync-waves")
     if only_testbench_files:
         words.append("--only-testbench-files")
+    if allow_empty:
+        words.append("--allow-empty")
     assert {f.name for f in dataclasses.fields(RenderArgs)} <= {*_FLAGS, *_SWITCHES, "argocd_sync_waves", "jobs"}
     return shlex.join(words)

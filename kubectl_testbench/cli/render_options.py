@@ -19,6 +19,7 @@ from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, jobs_option,
 if TYPE_CHECKING:
     from kubectl_testbench.render.pipeline import Rendered
     from kubectl_testbench.render.sinks import Sink
+    from kubectl_testbench.validate.diagnostics import Counts
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -61,12 +62,22 @@ def render_options(fn: F) -> F:
     return result
 
 
+def _url_template(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A usage error (exit 2) for a placeholder render would leave in the URL as written."""
+    from kubectl_testbench.render.settings import template_problem
+
+    problem = template_problem(value) if value is not None else None
+    if problem is not None:
+        raise click.BadParameter(f"{value!r}: {problem}")
+    return value
+
+
 _OPTIONS: tuple[Callable[[Any], Any], ...] = (
     click.option("--testkube-namespace", default=None, help="Namespace of Testkube and its templates [testkube]."),
-    click.option("--agent-url", default=None, metavar="TEMPLATE",
+    click.option("--agent-url", default=None, metavar="TEMPLATE", callback=_url_template,
                  help="Agent URL; {name}, {namespace}, {port} are filled in [http://{name}.{namespace}:{port}]."),
     click.option("--agent-port", type=click.IntRange(1, 65535), default=None, help="Agent service port [8000]."),
-    click.option("--ai-gateway-url", "gateway_url", default=None, metavar="TEMPLATE",
+    click.option("--ai-gateway-url", "gateway_url", default=None, metavar="TEMPLATE", callback=_url_template,
                  help="AI gateway URL; {name}, {namespace}, {port} are filled in."),
     click.option("--ai-gateway-port", "gateway_port", type=click.IntRange(1, 65535), default=None,
                  help="AI gateway service port (the AiGateway's spec.port) [80]."),
@@ -82,11 +93,17 @@ _OPTIONS: tuple[Callable[[Any], Any], ...] = (
 )
 
 
+RENDER_NAMESPACE_SOURCE = ("the default, as no -n was given; apply, diff and prune use the kubeconfig context's "
+                           "namespace instead")
+
+
 def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str, sink: Sink,
                 refused: str = "nothing rendered", pass_manifests: bool = False,
-                only_testbench_files: bool = False) -> None:
+                only_testbench_files: bool = False, namespace_source: str = RENDER_NAMESPACE_SOURCE) -> Counts:
     """Validate and render into ``sink``; print warnings; on any error print the findings and exit 1
-    (2: unreadable input) with nothing written."""
+    (2: unreadable input) with nothing written. Experiments without metadata.namespace get ``namespace``
+    (kubectl's order: the file, then -n, then, for cluster commands, the context); a notice says which
+    and why (``namespace_source``), since the generated names depend on it. Returns what was read."""
     from kubectl_testbench.render.pipeline import Request, render_all
     from kubectl_testbench.render.settings import Flags
     from kubectl_testbench.validate.report import text_line
@@ -106,14 +123,31 @@ def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: s
             click.echo(text_line(d), err=True, nl=False)
         click.echo(f"error: {refused}: {outcome.counts.summary()}", err=True)
         sys.exit(EXIT_USAGE if outcome.counts.unreadable else EXIT_FINDINGS)
+    notice = namespace_notice(outcome.unnamespaced, namespace, namespace_source)
+    if notice:
+        click.echo(notice, err=True)
+    return outcome.counts
+
+
+def namespace_notice(origins: list[str], namespace: str, source: str) -> str:
+    """One stderr line: which Experiments got which namespace, and where it came from (empty: none did)."""
+    from kubectl_testbench.safe_text import escape_controls
+
+    if not origins:
+        return ""
+    one = len(origins) == 1
+    shown = ", ".join(origins[:3]) + (f" and {len(origins) - 3} more" if len(origins) > 3 else "")
+    return escape_controls(f"notice: {len(origins)} Experiment{'' if one else 's'} without metadata.namespace "
+                           f"{'goes' if one else 'go'} to namespace \"{namespace}\" ({source}): {shown}")
 
 
 def render_or_exit(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str,
-                   refused: str = "nothing rendered") -> list[Rendered]:
+                   refused: str = "nothing rendered",
+                   namespace_source: str = RENDER_NAMESPACE_SOURCE) -> list[Rendered]:
     """All objects, in apply order (for apply, diff and prune, which need them together); objects that
     render wrote earlier (a committed rendered directory) are taken as they are."""
     from kubectl_testbench.render.sinks import StdoutSink
 
     sink = StdoutSink(fmt)
-    render_into(paths, namespace, args, fmt, sink, refused, pass_manifests=True)
+    render_into(paths, namespace, args, fmt, sink, refused, pass_manifests=True, namespace_source=namespace_source)
     return sink.ordered()

@@ -48,6 +48,7 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, o
     if not paths:
         fail("no input: give files, directories or - for stdin (see kubectl testbench validate --help)")
     from kubectl_testbench.validate.diagnostics import Counts
+    from kubectl_testbench.validate.duplicates import Identity, find_clashes
     from kubectl_testbench.validate.engine import Options, validate_paths
     from kubectl_testbench.validate.report import Reporter
 
@@ -65,11 +66,18 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, o
         reporter = Reporter(fmt, root=root, summary=summary, strict=strict)
         counts = Counts()
         found = dict.fromkeys(paths, 0)
+        identities: list[Identity] = []
         for result in validate_paths(paths, options, jobs):
             reporter.add(result.diagnostics, result.checked, result.path)
             counts.add(result.counts)
+            identities.extend(result.identities)
             for path in _arguments_of(result.path, paths):
-                found[path] += result.counts.experiments + result.counts.unreadable
+                found[path] += result.counts.experiments + result.counts.unreadable + result.counts.invalid
+        clashes = find_clashes(identities)
+        reporter.add(clashes.diagnostics)
+        counts.errors += len(clashes.diagnostics)
+        counts.valid -= clashes.invalidated
+        counts.invalid += clashes.invalidated
         reporter.close(counts)
     empty = [p for p, n in found.items() if n == 0 and not (only_testbench_files and not os.path.isdir(p))]
     for path in empty:

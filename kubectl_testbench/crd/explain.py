@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from kubectl_testbench.crd.object_meta import TYPE_KEY, with_object_meta
 from kubectl_testbench.model.constants import GROUP, KIND, PLURAL, SHORT_NAMES, SINGULAR, VERSION
 
 RESOURCE_NAMES = frozenset({KIND.lower(), PLURAL, SINGULAR, *SHORT_NAMES, f"{PLURAL}.{GROUP}"})
@@ -16,6 +17,7 @@ class ExplainError(Exception):
 
 def resolve(schema: dict[str, Any], field: str) -> tuple[list[str], dict[str, Any], bool]:
     """The path segments, schema node and required-ness for ``experiment.spec.dataset``-style input."""
+    schema = with_object_meta(schema)
     parts = [p for p in field.replace("[]", "").split(".") if p]
     if parts and parts[0].lower() in RESOURCE_NAMES:
         parts = parts[1:]
@@ -45,6 +47,8 @@ def _unwrap_array(node: dict[str, Any]) -> dict[str, Any]:
 
 
 def type_label(node: dict[str, Any]) -> str:
+    if isinstance(node.get(TYPE_KEY), str):
+        return str(node[TYPE_KEY])
     t = node.get("type")
     if t == "array":
         return "[]" + type_label(node.get("items") or {})
@@ -79,6 +83,7 @@ def _constraints(node: dict[str, Any]) -> list[str]:
 
 def explain(schema: dict[str, Any], field: str, recursive: bool = False) -> str:
     """The text ``kubectl explain`` prints for the field."""
+    schema = with_object_meta(schema)
     walked, node, required = resolve(schema, field)
     lines = [f"GROUP:      {GROUP}", f"KIND:       {KIND}", f"VERSION:    {VERSION}", ""]
     name = walked[-1] if walked else KIND
@@ -126,7 +131,8 @@ def _tree(node: dict[str, Any], depth: int, lines: list[str]) -> None:
 def _indent(text: str, n: int) -> list[str]:
     out: list[str] = []
     for para in text.split("\n"):
-        wrapped = textwrap.wrap(para, width=80 - n) or [""]
+        # a URL is one word: never cut inside it, nor at its hyphens (kubectl explain keeps links whole too)
+        wrapped = textwrap.wrap(para, width=80 - n, break_long_words=False, break_on_hyphens=False) or [""]
         out.extend(" " * n + w for w in wrapped)
     return out
 

@@ -39,6 +39,34 @@ def write_atomic_bytes(path: str | os.PathLike[str], data: bytes, keep_mode: boo
         raise
 
 
+def write_new_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """As :func:`write_atomic`, but never replace an existing file: raises :class:`FileExistsError`.
+
+    The complete temp file is hard-linked to ``path``, which fails when ``path`` exists, so no other writer
+    can slip in between a check and the write. Where hard links are not supported, a check and a rename.
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        try:
+            os.link(tmp, target)
+        except FileExistsError:
+            raise
+        except OSError:
+            if os.path.lexists(target):
+                raise FileExistsError(17, "File exists", str(target)) from None
+            os.replace(tmp, target)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

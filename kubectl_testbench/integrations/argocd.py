@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from kubectl_testbench.render.settings import Flags
+from kubectl_testbench.render.settings import Flags, template_problem
 
 
 class ParameterError(Exception):
@@ -247,6 +247,10 @@ def settings_from_env(env: Mapping[str, str], app_dir: str = ".") -> Settings:
         include_experiment=boolean("include-experiment"),
         argocd_sync_waves=sync_waves,
     )
+    for name, template in (("agent-url", flags.agent_url), ("ai-gateway-url", flags.gateway_url)):
+        problem = template_problem(template) if template is not None else None
+        if problem is not None:
+            problems.append(f"parameter {name!r}: {template!r}: {problem}")
     settings = Settings(paths=paths, flags=flags, defaults_file=defaults_file, strict=boolean("strict"),
                         allow_empty=boolean("allow-empty"), app_name=env.get("ARGOCD_APP_NAME", ""),
                         sources=dict(sorted(origin.items())), warnings=tuple(unknown_env(env)))

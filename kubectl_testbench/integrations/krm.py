@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_testbench.model.constants import GROUP
-from kubectl_testbench.render.settings import Defaults, Flags
+from kubectl_testbench.render.settings import Defaults, Flags, template_problem
 from kubectl_testbench.safe_text import display_path, escape_controls
 
 RESOURCE_LIST = "ResourceList"
@@ -92,7 +92,7 @@ class Result:
         if self.resource is not None:
             ref = resource_ref(self.resource)
             ns = f"{ref['namespace']}/" if ref.get("namespace") else ""
-            obj = f" {ref.get('kind', '?')} {ns}{ref.get('name', '?')}"
+            obj = f" {ref.get('kind') or '(no kind)'} {ns}{ref.get('name') or '(no name)'}"
         rule = f"[{self.rule}]" if self.rule else ""
         fpath = f" {self.field_path}:" if self.field_path else ""
         return escape_controls(f"{where}{self.severity}{rule}{obj}{fpath} {self.message}")
@@ -111,11 +111,16 @@ class Config:
 def resource_ref(obj: dict[str, Any]) -> dict[str, str]:
     meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
     assert isinstance(meta, dict)
-    ref = {"apiVersion": str(obj.get("apiVersion", "")), "kind": str(obj.get("kind", "")),
-           "name": str(meta.get("name", ""))}
+    ref = {"apiVersion": _text(obj.get("apiVersion")), "kind": _text(obj.get("kind")),
+           "name": _text(meta.get("name"))}
     if meta.get("namespace"):
-        ref["namespace"] = str(meta["namespace"])
+        ref["namespace"] = _text(meta["namespace"])
     return ref
+
+
+def _text(value: Any) -> str:
+    """A field as text for a resourceRef: missing or null is empty, never the word "None"."""
+    return value if isinstance(value, str) else "" if value is None else str(value)
 
 
 def annotations_of(obj: dict[str, Any]) -> dict[str, Any]:
@@ -197,6 +202,10 @@ def parse_config(function_config: Any) -> tuple[Config, list[Result]]:
         ports[key] = int(text) if text.isdigit() and 1 <= int(text) <= 65535 else None
         if text and ports[key] is None:
             bad(key, f"{key} must be a port number (1-65535), not {text!r}")
+    for key in ("agent-url", "ai-gateway-url"):
+        problem = template_problem(values[key]) if values.get(key) else None
+        if problem is not None:
+            bad(key, f"{key} {values[key]!r}: {problem}")
     flags = Flags(namespace=values.get("namespace") or "default",
                   testkube_namespace=values.get("testkube-namespace") or None,
                   agent_url=values.get("agent-url") or None, agent_port=ports["agent-port"],

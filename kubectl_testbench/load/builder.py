@@ -36,6 +36,8 @@ class Remark:
     mark: Mark
     path: Path
     text: str = ""
+    context: Mark | None = None
+    """For a syntax error: where the construct libyaml was reading began (an opening quote, a mapping)."""
 
 
 @dataclass(slots=True)
@@ -94,7 +96,9 @@ def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS) -> B
         line, col = (mark.line + 1 + line_offset, mark.column + 1) if mark else (line_offset + 1, 1)
         problem = err.problem or "invalid YAML"
         context = f" {err.context}" if err.context else ""
-        result.error = Remark("yaml/syntax", f"{problem}{context}".strip(), (line, col), ())
+        began = err.context_mark
+        result.error = Remark("yaml/syntax", f"{problem}{context}".strip(), (line, col), (),
+                              context=(began.line + 1 + line_offset, began.column + 1) if began else None)
         result.data = None
     except yaml.reader.ReaderError as err:
         # libyaml's reader reports a character offset, not a line: count it ourselves

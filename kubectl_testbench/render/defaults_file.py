@@ -56,12 +56,24 @@ def _validator() -> Any:
 
 def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
     """Schema findings for one RenderDefaults document, located in its file."""
+    from kubectl_testbench.render.settings import template_problem  # only a defaults file that exists needs it
+
     errors, _ = _validator().validate(doc)
     out = []
     for err in errors:
         line, col = locate(doc, err.path, key=err.key) or (0, 0)
         out.append(Diagnostic(err.rule, Severity.ERROR, err.message, file, line, col, field_path(err.path), err.hint,
                               DEFAULTS_KIND))
+    spec: dict[str, Any] = doc["spec"] if isinstance(doc.get("spec"), dict) else {}
+    gateway: dict[str, Any] = spec["aiGateway"] if isinstance(spec.get("aiGateway"), dict) else {}
+    templates = ((("spec", "agentUrl"), spec.get("agentUrl")), (("spec", "aiGateway", "url"), gateway.get("url")))
+    for at, template in templates:
+        problem = template_problem(template) if isinstance(template, str) else None
+        if problem is not None and not any(err.path == at for err in errors):
+            line, col = locate(doc, at) or (0, 0)
+            out.append(Diagnostic("semantic/url-placeholder", Severity.ERROR, f'Invalid value: "{template}": {problem}',
+                                  file, line, col, field_path(at), "write the placeholder as listed, or the URL itself",
+                                  DEFAULTS_KIND))
     return out
 
 

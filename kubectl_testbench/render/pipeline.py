@@ -17,6 +17,7 @@ from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.sources import Source, SourceError
 from kubectl_testbench.render.settings import Defaults, Flags
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
+from kubectl_testbench.validate.duplicates import Identity, find_clashes
 from kubectl_testbench.validate.engine import FileResult, Options, iter_sources, validate_source
 
 if TYPE_CHECKING:
@@ -161,6 +162,8 @@ class Outcome:
     """Errors (and, with ``strict``, warnings): any of them means nothing may be written."""
     warnings: list[Diagnostic] = field(default_factory=list)
     counts: Counts = field(default_factory=Counts)
+    unnamespaced: list[str] = field(default_factory=list)
+    """``file:line`` of the Experiments without metadata.namespace: they go to the command's namespace."""
 
     @property
     def ok(self) -> bool:
@@ -171,30 +174,44 @@ def render_all(paths: Iterable[str], request: Request, jobs: int | None = None, 
     """Validate and render every input into ``sink`` (default: kept in memory), checking for collisions.
 
     The one implementation behind ``render``, ``apply``, ``diff``, ``prune`` and Argo CD's plugin. Once a
-    problem is found nothing more is handed to the sink (validation goes on, to report everything), and the
-    sink is told to drop what it holds; an interrupt does the same.
+    problem is found nothing more is handed to the sink (validation and the collision checks go on, to report
+    everything in one run), and the sink is told to drop what it holds; an interrupt does the same.
     """
     from kubectl_testbench.render.sinks import StdoutSink
 
     target = sink if sink is not None else StdoutSink(request.fmt)
     out = Outcome()
+    identities: list[Identity] = []
+    collisions: list[tuple[Diagnostic, str, str]] = []
     try:
         for file_render in render_paths(paths, request, jobs):
             out.counts.add(file_render.result.counts)
+            identities.extend(file_render.result.identities)
             for d in file_render.result.diagnostics:
                 if d.severity is Severity.ERROR or (request.strict and d.severity is Severity.WARNING):
                     out.problems.append(d)
                 elif d.severity is Severity.WARNING or d.rule == "input/template":
                     out.warnings.append(d)  # printed on stderr; a skipped template is worth a notice
-            if not out.ok:
-                continue
             for obj in file_render.objects:
-                first = target.add(obj)
-                if first is not None and not same_object(obj, first):
-                    out.problems.append(collision(obj, first))
+                first = target.names.get(obj.filename)
+                if first is None:
+                    if out.ok and not collisions:
+                        target.add(obj)
+                    else:  # nothing more is written, but every collision is still found
+                        target.names[obj.filename] = obj
+                elif not same_object(obj, first):
+                    collisions.append((collision(obj, first), obj.origin, first.origin))
     except BaseException:
         target.abort()
         raise
+    out.unnamespaced = [i.origin for i in identities if i.namespace is None and not i.rendered_copy]
+    clashes = find_clashes(identities, request.flags.namespace)
+    out.problems.extend(clashes.diagnostics)
+    out.counts.errors += len(clashes.diagnostics)
+    out.counts.valid -= clashes.invalidated
+    out.counts.invalid += clashes.invalidated
+    # two copies of one Experiment collide on every object they generate: the clash above says it once
+    out.problems.extend(d for d, a, b in collisions if not (a in clashes.origins and b in clashes.origins))
     if out.ok:
         out.objects = target.ordered()
     else:

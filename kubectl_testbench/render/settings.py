@@ -7,6 +7,7 @@ that the cluster would look up live in ``testbench.agentic-layer.ai/*`` annotati
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,9 @@ OTLP_ENDPOINT_ENVS = ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_
 OTEL_SDK_DISABLED = "OTEL_SDK_DISABLED"
 """OpenTelemetry's switch: ``true`` makes the SDK's tracer provider hand out no-op tracers (nothing exported)."""
 PLACEHOLDERS = ("name", "namespace", "port")
-"""What URL templates may contain; every other character, braces included, is kept as written."""
+"""What URL templates may contain; every other character, ``{{`` included, is kept as written."""
+_SINGLE_BRACES = re.compile(r"(?<!\{)\{([^{}]*)\}(?!\})")
+"""``{word}`` not part of ``{{ … }}`` (which is text, escaped later like any user string in a workflow)."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,23 @@ def with_tracing_switch(env: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if any(sets(name) for name in (*OTLP_ENDPOINT_ENVS, OTEL_SDK_DISABLED)):
         return env
     return [*env, {"name": OTEL_SDK_DISABLED, "value": "true"}]
+
+
+def template_problem(template: str) -> str | None:
+    """Why ``template`` cannot be filled (an unknown placeholder such as ``{nme}``), naming the known ones;
+    None when it can. A brace is not valid in a URL, so every ``{…}`` must be one of ours."""
+    import difflib
+
+    unknown = list(dict.fromkeys(m.group(1) for m in _SINGLE_BRACES.finditer(template)
+                                 if m.group(1) not in PLACEHOLDERS))
+    if not unknown:
+        return None
+    known = ", ".join("{" + p + "}" for p in PLACEHOLDERS)
+    guesses = {u: difflib.get_close_matches(u.strip().lower(), PLACEHOLDERS, n=1, cutoff=0.5) for u in unknown}
+    meant = [f"{{{c[0]}}}" + (f" for {{{u}}}" if len(unknown) > 1 else "") for u, c in guesses.items() if c]
+    guess = f"; did you mean {', '.join(meant)}?" if meant else ""
+    listed = ", ".join("{" + u + "}" for u in unknown)
+    return f"unknown placeholder{'s' if len(unknown) > 1 else ''} {listed} (known: {known}){guess}"
 
 
 def fill(template: str, **values: Any) -> str:

@@ -33,6 +33,10 @@ class Sink:
     def ordered(self) -> list[Rendered]:
         return sorted(self.names.values(), key=lambda o: (o.key, o.filename))
 
+    def earlier_files(self) -> list[str]:
+        """Files an earlier render wrote into the target (kustomization.yaml aside): what an empty render removes."""
+        return []
+
 
 class StdoutSink(Sink):
     """Holds the objects (they must be sorted before printing) and prints one stream."""
@@ -63,6 +67,9 @@ class DirectorySink(Sink):
     def abort(self) -> None:
         self.staging.abort()
 
+    def earlier_files(self) -> list[str]:
+        return sorted(set(self.staging.owned) - {directory.KUSTOMIZATION})
+
     def finish(self) -> directory.Changes:
         return self.staging.commit(directory.kustomization([o.filename for o in self.ordered()]))
 
@@ -77,6 +84,9 @@ class CheckSink(Sink):
         self.diffs: list[str] = []
         self.shown = _diff_name(target)
         """The directory as the diff names it: as given (``deploy/rendered``), git-style, ``/`` separated."""
+
+    def earlier_files(self) -> list[str]:
+        return sorted(set(self.owned) - {directory.KUSTOMIZATION})
 
     def take(self, obj: Rendered) -> None:
         self._compare(obj.filename, directory.with_header(obj.text, name=obj.filename))

@@ -93,6 +93,9 @@ class Diagnostic:
     """``Kind namespace/name`` of the object the finding is about, when known."""
     fix: Fix | None = None
     """A safe repair, when the rule has one for this case and it could be located in the source."""
+    follows: tuple[int, int] | None = None
+    """Sort right after this position instead of at its own: a note about the findings before it (CEL rules not
+    evaluated because of the errors above) is read after them, while still pointing at its own field."""
 
     @property
     def location(self) -> str:
@@ -101,8 +104,10 @@ class Diagnostic:
             return f"{self.file}:{self.line}:{self.col}"
         return self.file
 
-    def sort_key(self) -> tuple[str, int, int, str]:
-        return (self.file, self.line, self.col, self.rule)
+    def sort_key(self) -> tuple[str, int, int, int, str]:
+        if self.follows is not None:
+            return (self.file, *self.follows, 1, self.rule)
+        return (self.file, self.line, self.col, 0, self.rule)
 
 
 @dataclass(slots=True)

@@ -24,8 +24,10 @@ from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
 from kubectl_testbench.sniff import file_mentions_group, looks_like_json, looks_templated
 from kubectl_testbench.validate import rules as rule_table
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, FixKind, Severity
+from kubectl_testbench.validate.duplicates import Identity
 from kubectl_testbench.validate.fixes import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
+from kubectl_testbench.validate.syntax_hints import syntax_hint
 
 NO_GATEWAY = "semantic/no-gateway"
 """Dropped when the RenderDefaults file render would use names a default gateway."""
@@ -76,6 +78,8 @@ class FileResult:
     """Every Experiment looked at: (``Kind namespace/name``, line), for per-object reports such as JUnit."""
     manifests: list[ExperimentDoc] = field(default_factory=list)
     """With ``keep_manifests``: rendered objects found among the other documents, to pass through."""
+    identities: list[Identity] = field(default_factory=list)
+    """Every Experiment with a name, for the check across files (validate.duplicates)."""
 
     @property
     def fatal(self) -> bool:
@@ -154,7 +158,8 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
             built = build(chunk.text, chunk.start_line, options.limits)
             if built.error is not None:
                 err = built.error
-                hint = _syntax_hint(chunk.text, err, chunk.start_line)
+                hint = syntax_hint(chunk.text, err.message, err.mark, err.context,
+                                   chunk.start_line) if err.rule == "yaml/syntax" else ""
                 _add(result, err.rule, path, err.mark, (), err.message, hint,
                      fix=_tab_fix(chunk.text) if hint.startswith("YAML does not allow tabs") else None)
             else:
@@ -171,8 +176,11 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
                                                          places.line_offset(chunk.start_line))
     if documents == 0 and not result.diagnostics and not scanned:
         _add(result, "input/empty", path, (0, 0), (), "no YAML documents in the input")
+    if result.identities and _written_by_render(text):
+        result.identities = [dataclasses.replace(i, rendered_copy=True) for i in result.identities]
     if result.fatal:
         result.counts.unreadable = 1
+        result.identities.clear()  # kubectl applies nothing from a file it cannot read: no copy to clash with
     result.diagnostics.sort(key=Diagnostic.sort_key)
     result.counts.errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
     result.counts.warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
@@ -269,33 +277,18 @@ def _json_stream(text: str, path: str, options: Options, result: FileResult, pla
     return max(documents, 1)
 
 
+def _written_by_render(text: str) -> bool:
+    from kubectl_testbench.emit.directory import HEADER
+
+    return text.startswith(HEADER + "\n")
+
+
 def _merge(result: FileResult, trial: FileResult) -> None:
+    result.identities.extend(trial.identities)
     result.counts.add(trial.counts)
     result.experiments.extend(trial.experiments)
     result.checked.extend(trial.checked)
     result.manifests.extend(trial.manifests)
-
-
-def _syntax_hint(text: str, err: Remark, start_line: int) -> str:
-    """A hint for the YAML mistakes people actually make."""
-    if err.rule != "yaml/syntax":
-        return ""
-    lines = text.splitlines()
-    index = err.mark[0] - 1 - start_line
-    line = lines[index] if 0 <= index < len(lines) else ""
-    if "\t" in line[: len(line) - len(line.lstrip())] or line.startswith("\t"):
-        return "YAML does not allow tabs for indentation: use spaces"
-    if "flow" in err.message:
-        return "a [ or { opened earlier is not closed"
-    if "mapping values are not allowed" in err.message:
-        if len(line.partition(":")[0]) > 1024:
-            return "YAML keys without a '?' indicator are limited to 1024 characters"
-        return "a value containing ': ' must be quoted"
-    if text.lstrip().startswith("%") and "document start" in err.message:
-        return "kubectl splits files on '---' lines, which cuts a %YAML directive off its document: remove it"
-    if "control characters" in err.message:
-        return "remove the control character, or write it as an escape (\\x07) inside double quotes"
-    return ""
 
 
 def _unreadable(path: str, rule: str, message: str, mark: tuple[int, int] = (0, 0)) -> FileResult:
@@ -358,7 +351,8 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
         if not api_version and not kind:
             result.counts.skipped += 1  # a mapping that is no Kubernetes object at all (a CI config...)
             return
-        _add(result, "kind/missing", path, locate(data, ("apiVersion",), key=True) or _start(data, start_line),
+        at = locate(data, ("kind",), key=True) or locate(data, ("apiVersion",), key=True) or _start(data, start_line)
+        _add(result, "kind/missing", path, at,
              ("kind",), "the object has no kind: kubectl rejects it (Object 'Kind' is missing)",
              f"add kind: {KIND}" if group == GROUP else "add the object's kind")
         result.counts.invalid += 1
@@ -400,12 +394,24 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
     result.diagnostics.extend(diagnostics)
     failed = any(d.severity is Severity.ERROR or (options.strict and d.severity is Severity.WARNING)
                  for d in diagnostics)
+    _identify(data, path, start_line, not failed, result)
     if failed:
         result.counts.invalid += 1
     else:
         result.counts.valid += 1
         if options.keep_experiments:
             result.experiments.append(ExperimentDoc(path, index, _line(data, start_line), plain(data)))
+
+
+def _identify(data: dict[str, Any], path: str, start_line: int, valid: bool, result: FileResult) -> None:
+    meta = data.get("metadata")
+    name = meta.get("name") if isinstance(meta, dict) else None
+    if not isinstance(name, str) or not name:
+        return
+    namespace = meta.get("namespace") if isinstance(meta, dict) else None
+    line, col = locate(data, ("metadata", "name")) or _start(data, start_line)
+    own = str(namespace) if isinstance(namespace, str) and namespace else None
+    result.identities.append(Identity(str(name), own, path, line, col, _line(data, start_line), valid))
 
 
 def _start(data: Any, start_line: int) -> tuple[int, int]:
@@ -438,6 +444,8 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
                         max_findings: int = DEFAULT_LIMITS.max_findings) -> list[Diagnostic]:
     """All findings for one Experiment document, in the API server's order, then semantics."""
     from kubectl_testbench.validate.crdschema import experiment_validator
+    from kubectl_testbench.validate.hints import improve as improve_hints
+    from kubectl_testbench.validate.hints import yaml11_boolean
     from kubectl_testbench.validate.metadata import check_metadata
 
     obj = _object_ref(doc)
@@ -464,28 +472,31 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     errors, targets = validator.validate(doc)
     non_finite = {r.path for r in remarks if r.rule == "yaml/non-finite"}
     schema_errors.extend(e for e in errors if e.path not in non_finite)  # .inf is reported once, as non-finite
+    improve_hints(schema_errors, doc)
     type_errors = {e.path: e for e in schema_errors if e.rule in ("schema/type", "metadata/type")}
     for remark in remarks:
         merged = type_errors.get(remark.path)
         if merged is not None and remark.rule == "yaml/yaml11-boolean":
             merged.hint = f'{remark.text} is a YAML 1.1 boolean for Kubernetes: write "{remark.text}" in quotes'
             continue
-        add(remark.rule, remark.path, remark.message, _remark_hint(remark), key=remark.rule == "yaml/duplicate-key",
-            fix=_remark_fix(remark))
+        message, hint = remark.message, _remark_hint(remark)
+        remark_fix = _remark_fix(remark)
+        if remark.rule == "yaml/yaml11-boolean" and remark_fix is not None and isinstance(remark_fix.value, bool):
+            message, hint = yaml11_boolean(remark.text, remark_fix.value)  # a boolean field: write true, not quotes
+        add(remark.rule, remark.path, message, hint, key=remark.rule == "yaml/duplicate-key", fix=remark_fix)
     for err in schema_errors:
         hint = err.hint
         if err.rule == "schema/unknown-field" and err.path in EARLIER_SHAPE_FIELDS:
             hint = MIGRATE_HINT
         add(err.rule, err.path, err.message, hint, err.key, err.fix)
 
-    if any(e.rule in BLOCKING for e in schema_errors):
-        if targets:
-            add("cel/not-evaluated", (), "some validation rules were not checked because the object was invalid; "
-                "correct the existing errors to complete validation")
-    else:
+    blocked = any(e.rule in BLOCKING for e in schema_errors)
+    if not blocked:
         run_cel(targets, add)
 
     _run_semantic(doc, schema_errors, add)
+    if blocked:
+        out.extend(_not_evaluated(targets, doc, file, obj, out))
     out.sort(key=Diagnostic.sort_key)
     if len(out) > max_findings:
         hidden = out[max_findings:]
@@ -494,6 +505,22 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
         out.append(_diag("validate/too-many-findings", doc, (), file,
                          f"{len(hidden)} more findings ({hidden_errors} errors) not shown", obj=obj))
     return out
+
+
+def _not_evaluated(targets: list[Any], doc: dict[str, Any], file: str, obj: str,
+                   found: list[Diagnostic]) -> list[Diagnostic]:
+    """One note per CEL rule the blocking errors kept from running, at the rule's field, sorted after the last
+    error (as the API server appends its note after the field errors)."""
+    last = max(((d.line, d.col) for d in found if d.severity is Severity.ERROR), default=(0, 0))
+    notes = []
+    for target in targets:
+        for spec in target.schema.get("x-kubernetes-validations", ()):
+            what = spec.get("message") or spec["rule"]
+            note = _diag("cel/not-evaluated", doc, tuple(target.path), file,
+                         f"the rule {what!r} was not checked because the object was invalid; correct the existing "
+                         "errors to complete validation", obj=obj)
+            notes.append(dataclasses.replace(note, follows=last))
+    return notes
 
 
 def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None) -> None:

@@ -44,7 +44,8 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("yaml/key-type", E, "A mapping key is null, a list or a mapping, which JSON cannot carry."),
     ("yaml/tag", E, "A scalar cannot be read as its explicit tag (e.g. !!int abc)."),
     ("yaml/unknown-tag", W, "A custom tag is ignored by Kubernetes."),
-    ("yaml/yaml11-boolean", W, "yes/no/on/off/y/n are booleans for Kubernetes (YAML 1.1): quote them for text."),
+    ("yaml/yaml11-boolean", W, "yes/no/on/off/y/n are booleans for Kubernetes (YAML 1.1) but text for YAML 1.2 "
+     "tools: write true/false in a boolean field, quote the word in a text field."),
     ("yaml/sexagesimal", W, "1:20-style values are strings for Kubernetes but numbers for YAML 1.1 tools."),
     ("yaml/legacy-octal", W, "0755-style values are octal for Kubernetes (YAML 1.1) but decimal for YAML 1.2."),
     ("yaml/non-finite", E, ".inf and .nan cannot be represented in JSON; Kubernetes rejects them."),
@@ -119,6 +120,8 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("semantic/s3-bucket", W, "The S3 bucket name breaks S3 naming rules."),
     ("semantic/label-value", E, "A value that becomes a label on generated resources is not a valid label value."),
     ("semantic/resource-name", E, "A generated resource name is not a valid Kubernetes name."),
+    ("semantic/url-placeholder", E, "An agent or gateway URL template (annotation, defaults file) has a placeholder "
+     "other than {name}, {namespace}, {port}: it would stay in the URL as written."),
     ("semantic/dns-label", E, "An agent or gateway name/namespace is not a DNS-1123 label (it becomes a hostname)."),
     ("semantic/inline-size", E, "The inline dataset does not fit in a ConfigMap (1 MiB)."),
     ("semantic/inline-size-near", W, "The inline dataset uses over 90% of a ConfigMap's 1 MiB."),
@@ -137,6 +140,8 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("semantic/literal-secret", W, "An env value looks like a secret; use valueFrom.secretKeyRef."),
     ("semantic/env-value-and-from", E, "An env var sets both value and valueFrom, or valueFrom sets several sources."),
     ("semantic/duplicate-env", W, "An env var name repeats; only the last one takes effect."),
+    ("semantic/duplicate-experiment", E, "The same Experiment (namespace/name) is defined in several places of the "
+     "input; applied together, one silently replaces the other."),
     ("semantic/duplicate-scenario", W, "Two scenarios share a name; results and metrics key on it."),
     ("semantic/trigger-inactive", W, "trigger settings are given but trigger.enabled is not true."),
     ("semantic/status-ignored", W, "status is set in the file; the API server discards it on create."),

@@ -419,6 +419,22 @@ def gateway(doc: dict[str, Any], report: Report) -> None:
            "(spec.aiGateway.name) as the operator finds one in namespace ai-gateway")
 
 
+@check("semantic/url-placeholder")
+def url_templates(doc: dict[str, Any], report: Report) -> None:
+    """The agent/gateway URL annotations fill {name}, {namespace} and {port}; anything else in braces would be
+    left in the URL as written (a misspelt {nme})."""
+    from kubectl_testbench.load.positions import MapKey
+    from kubectl_testbench.render.settings import ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_URL, template_problem
+
+    annotations = _dict(_dict(doc.get("metadata")).get("annotations"))
+    for key in (ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_URL):
+        template = _str(annotations.get(key))
+        problem = template_problem(template) if template else None
+        if problem is not None:
+            report("semantic/url-placeholder", ("metadata", "annotations", MapKey(key)),
+                   f'Invalid value: "{template}": {problem}', "write the placeholder as listed, or the URL itself")
+
+
 # --- references, names and labels --------------------------------------------------------------------
 
 

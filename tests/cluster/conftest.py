@@ -13,6 +13,9 @@ from tests.cluster.fakeapi import FakeApiServer
 from tests.conftest import run_cli
 
 FIXTURES = Path(__file__).parent / "fixtures"
+NAMESPACE_NOTICE = ('notice: 2 Experiments without metadata.namespace go to namespace "team-a" (from the kubeconfig '
+                    f'context "stand-in"): {FIXTURES / "news.yaml"}:1, {FIXTURES / "weather.yaml"}:2')
+"""What every cluster command says about FIXTURES with the stand-in's kubeconfig (namespace team-a)."""
 
 
 @pytest.fixture

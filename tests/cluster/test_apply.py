@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from tests.cluster.conftest import FIXTURES, cli
+from tests.cluster.conftest import FIXTURES, NAMESPACE_NOTICE, cli
 from tests.cluster.fakeapi import TOKEN, FakeApiServer
 from tests.conftest import run_cli
 
@@ -39,6 +39,7 @@ def test_local_http_stand_in_receives_server_side_apply_patches_in_dependency_or
         assert w.headers["user-agent"].startswith("kubectl-testbench/")
     assert result.stdout == "", "progress goes to stderr"
     assert result.stderr.splitlines() == [
+        NAMESPACE_NOTICE,
         "configmap/weather-team-a-experiment serverside-applied",
         "testworkflow.testworkflows.testkube.io/news-team-a-workflow serverside-applied",
         "testworkflow.testworkflows.testkube.io/weather-team-a-workflow serverside-applied",

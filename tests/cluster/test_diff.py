@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.cluster.conftest import FIXTURES, cli, one_line_error
+from tests.cluster.conftest import FIXTURES, NAMESPACE_NOTICE, cli, one_line_error
 from tests.cluster.fakeapi import FakeApiServer, status
 
 NEWS = FIXTURES / "news.yaml"
@@ -20,7 +20,7 @@ def test_no_changes_exit_0(api: FakeApiServer, kubeconfig: Path) -> None:
     result = cli("diff", str(FIXTURES))
     assert result.exit_code == 0, result.stderr
     assert result.stdout == ""
-    assert result.stderr.strip() == "no differences (4 objects)"
+    assert result.stderr.splitlines() == [NAMESPACE_NOTICE, "no differences (4 objects)"]
 
 
 def test_diff_is_a_server_side_dry_run_apply_and_writes_nothing(api: FakeApiServer, kubeconfig: Path) -> None:
@@ -49,7 +49,7 @@ def test_changed_field_shows_a_unified_diff_and_exit_1(api: FakeApiServer, kubec
     assert "+      datasetUrl: https://datasets.example.com/news/experiment.json\n" in result.stdout
     assert "resourceVersion" not in result.stdout and "managedFields" not in result.stdout
     assert "latestExecution" not in result.stdout, "status is the server's, not ours"
-    assert result.stderr.strip() == "1 of 1 objects would change"
+    assert result.stderr.splitlines()[-1] == "1 of 1 objects would change"
 
 
 def test_new_object_is_all_additions(api: FakeApiServer, kubeconfig: Path) -> None:

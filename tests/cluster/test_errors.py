@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cluster.conftest import FIXTURES, cli, one_line_error
+from tests.cluster.conftest import FIXTURES, NAMESPACE_NOTICE, cli, one_line_error
 from tests.cluster.fakeapi import FakeApiServer, Recorded, status
 from tests.conftest import run_process
 
@@ -189,6 +189,7 @@ def test_real_process_prints_no_traceback(api: FakeApiServer, isolated: Path, cl
     assert proc.returncode == 3
     assert b"Traceback" not in proc.stderr
     assert proc.stderr.decode().splitlines() == [
+        NAMESPACE_NOTICE,
         f"error: cannot reach the Kubernetes API server at http://127.0.0.1:{closed_port}: connection refused "
         "(is the cluster running? check --context and --kubeconfig)"]
     assert proc.stdout == b""

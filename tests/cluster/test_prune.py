@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from tests.cluster.conftest import FIXTURES, cli
+from tests.cluster.conftest import FIXTURES, NAMESPACE_NOTICE, cli
 from tests.cluster.fakeapi import FakeApiServer, Recorded
 
 OURS = {
@@ -176,7 +176,7 @@ def test_object_gone_meanwhile_is_not_an_error(api: FakeApiServer, kubeconfig: P
 def test_nothing_to_prune_says_so(api: FakeApiServer, kubeconfig: Path) -> None:
     result = cli("prune", str(FIXTURES))
     assert result.exit_code == 0
-    assert result.stderr.strip() == "nothing to prune in namespace testkube"
+    assert result.stderr.splitlines() == [NAMESPACE_NOTICE, "nothing to prune in namespace testkube"]
 
 
 def test_prune_forbidden_is_a_cluster_error(api: FakeApiServer, kubeconfig: Path) -> None:

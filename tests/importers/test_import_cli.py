@@ -186,11 +186,12 @@ def test_missing_pyarrow_is_one_line_naming_the_extra(monkeypatch: pytest.Monkey
     monkeypatch.setitem(sys.modules, "pyarrow", None)
     result = cli(*BASE, "--from", "parquet", str(path))
     assert result.exit_code == 2
-    assert result.stderr == "error: reading parquet needs pyarrow: pip install 'kubectl-testbench[parquet]'\n"
+    assert result.stderr == ("error: reading parquet needs pyarrow: pip install pyarrow (the parquet extra of "
+                             "kubectl-testbench)\n")
 
 
 def test_help_lists_the_command_and_missing_options_are_usage_errors() -> None:
-    assert "import    Convert other agent-eval datasets into an Experiment." in cli("--help").stdout
+    assert "  import      Convert other agent-eval datasets into an Experiment." in cli("--help").stdout
     result = cli("import", "--from", "csv", "csv/v01.csv", "--agent", "a")
     assert result.exit_code == 2
     assert "Missing option '--name'" in result.stderr

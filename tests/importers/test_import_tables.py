@@ -177,7 +177,8 @@ def test_parquet_without_pyarrow_names_the_extra(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow now raises ImportError
     with pytest.raises(ImportInputError) as err:
         import_dataset("parquet", [str(path)], ImportOptions(name="x", agent="a"))
-    assert str(err.value) == "reading parquet needs pyarrow: pip install 'kubectl-testbench[parquet]'"
+    assert str(err.value) == ("reading parquet needs pyarrow: pip install pyarrow (the parquet extra of "
+                              "kubectl-testbench)")
 
 
 def test_unreadable_parquet_is_an_input_error(tmp_path: Path) -> None:

@@ -228,13 +228,13 @@ def test_plausible_references(ref: str) -> None:
     assert bundle.reference_is_plausible(ref)
 
 
-def test_directory_files_number_the_objects_and_list_them_in_a_kustomization() -> None:
+def test_directory_files_name_the_objects_as_render_does_and_list_them_in_apply_order() -> None:
     files = bundle.directory_files(Options())
     kustomization = yaml.safe_load(files["kustomization.yaml"])
     assert files["kustomization.yaml"].startswith(bundle.HEADER_MARK)
     assert kustomization["resources"] == [n for n in files if n != "kustomization.yaml"]
-    assert kustomization["resources"] == sorted(kustomization["resources"])
-    assert kustomization["resources"][0] == "00-namespace-testbench-operator-system.yaml"
+    assert kustomization["resources"][:2] == ["namespace_testbench-operator-system.yaml",
+                                              "customresourcedefinition_experiments.testbench.agentic-layer.ai.yaml"]
     parsed = [yaml.safe_load(files[n]) for n in kustomization["resources"]]
     assert parsed == bundle.objects(Options())
     as_json = bundle.directory_files(Options(), "json")

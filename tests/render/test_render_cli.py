@@ -33,7 +33,9 @@ def test_output_dir_writes_one_file_per_object_and_a_kustomization(tmp_path: Pat
         "testworkflow_testkube_fixes-team-workflow.yaml", "testworkflow_testkube_rag-nightly-knowledge-workflow.yaml",
         "testworkflow_testkube_research-regression-research-workflow.yaml"]
     assert all(p.read_text().startswith(HEADER + "\n") for p in out.iterdir())
-    assert f"{out}: 5 objects; files (with kustomization.yaml): 6 added, 0 changed, 0 removed" in result.output
+    assert (f"{out}: rendered 3 Experiments into 5 objects; files (with kustomization.yaml): 6 added, 0 changed, "
+            f"0 removed. Next: kubectl apply --server-side -k {out} (Testkube and kubectl testbench install first), "
+            "or commit it for Argo CD or Flux\n") in result.output
     kustomization = (out / "kustomization.yaml").read_text()
     assert "- testtrigger_testkube_research-regression-research-trigger.yaml\n" in kustomization
 

@@ -349,5 +349,5 @@ def test_usage_errors_exit_2() -> None:
 
 def test_commands_are_listed_in_the_help() -> None:
     out = run_cli("--help").stdout
-    assert "compare   Compare two evaluation runs of the same dataset." in out
-    assert "results   Summarise, gate and export evaluation results." in out
+    assert "  compare     Compare two evaluation runs of the same dataset." in out
+    assert "  results     Summarise, gate and export evaluation results." in out

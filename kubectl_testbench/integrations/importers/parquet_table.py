@@ -1,4 +1,4 @@
-"""Parquet tables of RAGAS rows (needs the ``parquet`` extra: ``pip install 'kubectl-testbench[parquet]'``).
+"""Parquet tables of RAGAS rows (needs pyarrow, the ``parquet`` extra: ``pip install '.[parquet]'`` in a checkout).
 
 See :mod:`table` for the columns. Parquet has no lines: warnings name the row and column instead.
 """
@@ -18,7 +18,7 @@ from kubectl_testbench.integrations.importers.common import (
 from kubectl_testbench.integrations.importers.table import Cell, Row, Table, collect_tables, stem_of
 
 PATTERNS = ("*.parquet", "*.pq")
-EXTRA_HINT = "reading parquet needs pyarrow: pip install 'kubectl-testbench[parquet]'"
+EXTRA_HINT = "reading parquet needs pyarrow: pip install pyarrow (the parquet extra of kubectl-testbench)"
 
 
 class MissingExtraError(ImportInputError):

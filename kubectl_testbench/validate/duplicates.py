@@ -1,0 +1,69 @@
+"""The same Experiment (namespace/name) defined more than once across the inputs.
+
+Each file validates on its own, so a copy in a second file passes every per-file check; applied together,
+the later copy silently replaces the earlier one (and render generates the same objects twice). This check
+runs once over the whole input and reports every extra copy at its own ``metadata.name``, naming the first.
+A copy in a file ``render --include-experiment`` wrote (its generated header) is a rendered copy, not a
+second definition: render and apply compare it with its Experiment instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
+
+RULE = "semantic/duplicate-experiment"
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Where one Experiment is defined and what it is called."""
+
+    name: str
+    namespace: str | None
+    """As written in the file; None when the file leaves it to the command (-n, the context)."""
+    file: str
+    line: int
+    col: int
+    object_line: int
+    """The line the object starts on (render's origin ``file:line`` of what it generated)."""
+    valid: bool = True
+    rendered_copy: bool = False
+
+    @property
+    def origin(self) -> str:
+        return f"{self.file}:{self.object_line}"
+
+
+@dataclass
+class Clashes:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    origins: set[str] = field(default_factory=set)
+    """``file:line`` of every Experiment involved in a clash (render drops its per-object collisions)."""
+    invalidated: int = 0
+    """Copies that were valid on their own and are not any more."""
+
+
+def find_clashes(identities: Iterable[Identity], namespace: str | None = None) -> Clashes:
+    """Every Experiment defined again after its first definition; ``namespace`` is the one the command puts
+    Experiments without their own in (None: unknown, e.g. validate: those clash only among themselves)."""
+    first: dict[tuple[str | None, str], Identity] = {}
+    out = Clashes()
+    for ident in identities:
+        if ident.rendered_copy:
+            continue
+        key = (ident.namespace or namespace, ident.name)
+        earlier = first.setdefault(key, ident)
+        if earlier is ident:
+            continue
+        out.origins.update((earlier.origin, ident.origin))
+        out.invalidated += ident.valid
+        shown = f"{key[0]}/{key[1]}" if key[0] else f"{key[1]} (no namespace in either file)"
+        out.diagnostics.append(Diagnostic(
+            RULE, Severity.ERROR, f"Experiment {shown} is also defined at {earlier.file}:{earlier.line}:{earlier.col}:"
+            " applied together, one silently replaces the other", ident.file, ident.line, ident.col, "metadata.name",
+            "give each Experiment its own metadata.name (or namespace), or delete the copy",
+            f"Experiment {key[0]}/{key[1]}" if key[0] else f"Experiment {key[1]}"))
+    return out
