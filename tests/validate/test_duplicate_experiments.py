@@ -60,7 +60,8 @@ def test_two_documents_of_one_file_clash_too(tmp_path: Path) -> None:
     path.write_text(VALID + "---\n" + VALID)
     result = run_cli("validate", str(path))
     assert result.exit_code == 1
-    assert f"{path}:27:9: " + CLASH.format(first=path) in result.output
+    second = len(VALID.splitlines()) + 2 + 3  # after the first document and '---', name is on line 4 of its own
+    assert f"{path}:{second}:9: " + CLASH.format(first=path) in result.output
 
 
 def test_render_reports_every_clash_at_once_instead_of_one_object_at_a_time(tmp_path: Path) -> None:

@@ -87,11 +87,11 @@ EXPECTED = [
      'did not find expected key while parsing a block mapping',
      'a list item needs a space after \'-\': on line 24, write "- metricName: AgentGoalAccuracyWithReference'
      '"'),
-    ('unclosed-double-quote', "28:1",
+    ('unclosed-double-quote', "29:1",
      'found unexpected end of stream while scanning a quoted scalar',
      'the " opened at line 20, column 22 is never closed: end the value with " (a " inside it is written \\'
      '")'),
-    ('unclosed-single-quote', "28:1",
+    ('unclosed-single-quote', "29:1",
      'found unexpected end of stream while scanning a quoted scalar',
      "the ' opened at line 20, column 22 is never closed: end the value with ' (a ' inside it is written '"
      "')"),
@@ -122,9 +122,9 @@ EXPECTED = [
     ('value-starts-with-brace', "20:29",
      'did not find expected key while parsing a block mapping',
      "a value starting with { is a flow mapping: quote the whole value: '{city} forecast'"),
-    ('unclosed-bracket', "26:15",
+    ('unclosed-bracket', "27:15",
      "did not find expected ',' or ']' while parsing a flow sequence",
-     'the [ opened at line 25, column 11 is not closed: close it with ], or quote the value if the bracket'
+     'the [ opened at line 26, column 11 is not closed: close it with ], or quote the value if the bracket'
      's are text'),
     ('backslash-in-double-quotes', "20:25",
      'found unknown escape character while parsing a quoted scalar',
