@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from kubectl_testbench.k8snames import dns1123_label_error, dns1123_subdomain_error, label_value_error
 from kubectl_testbench.load.positions import Path
@@ -144,8 +144,11 @@ def dataset_source(doc: dict[str, Any], report: Report) -> None:
     base: Path = ("spec", "dataset")
     url = _str(dataset.get("url"))
     if url is not None:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        parts = _split_url(url)
+        if isinstance(parts, str):
+            report("semantic/url", (*base, "url"), f"Invalid value: {show(url)}: not a URL ({parts})",
+                   "write an absolute http(s) URL; an IPv6 host goes in brackets: http://[::1]:8080/experiment.json")
+        elif parts.scheme not in ("http", "https") or not parts.netloc:
             report("semantic/url", (*base, "url"), f"Invalid value: {show(url)}: must be an absolute http(s) URL",
                    "for S3 or MinIO objects use spec.dataset.s3 {bucket, key}" if parts.scheme == "s3" else "")
         else:
@@ -159,6 +162,17 @@ def dataset_source(doc: dict[str, Any], report: Report) -> None:
         report("semantic/s3-bucket", (*base, "s3", "bucket"),
                f'Invalid value: "{bucket}": S3 bucket names are 3-63 lowercase letters, digits, dots and hyphens',
                "")
+
+
+def _split_url(url: str) -> SplitResult | str:
+    """The URL's parts, or why it is not one: an unclosed IPv6 bracket ("http://[x/…") or a port that is not a
+    number from 0 to 65535 makes urlsplit (or its port) raise."""
+    try:
+        parts = urlsplit(url)
+        _ = parts.port
+    except ValueError as err:
+        return str(err)
+    return parts
 
 
 def _format(path: str, at: Path, report: Report) -> None:

@@ -36,8 +36,9 @@ def test_golden_output(name: str) -> None:
     result = run_cli("render", str(FIXTURES / f"{name}.yaml"), "--no-defaults")
     assert result.exit_code == 0, result.output
     golden = GOLDEN / f"{name}.yaml"
-    if os.environ.get("UPDATE_GOLDEN"):
+    if os.environ.get("UPDATE_GOLDEN") and result.stdout != golden.read_text():
         golden.write_text(result.stdout)
+        pytest.fail(f"{golden.name} rewritten (UPDATE_GOLDEN): review the diff, then run again without it")
     assert result.stdout == golden.read_text()
 
 

@@ -1,7 +1,9 @@
 """The negative corpus: one file per mistake users really make.
 
 Each file's first line names the expected rule id and Kubernetes field path; the line the finding must
-point to carries a trailing ``# <-`` marker. Every case asserts all three exactly.
+point to carries a trailing ``# <-`` marker. ``# also: RULE PATH`` lines name the findings that follow from the
+mistake itself (a schema error leaves the CEL rules unevaluated, a misspelt key is also a missing one). Every
+case asserts the line exactly and the findings as an exact list: nothing missing, nothing extra.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ def _expectation(text: str) -> tuple[str, str, int]:
     return match.group(1), match.group(2).strip(), line
 
 
+def _also(text: str) -> list[tuple[str, str]]:
+    return [(m.group(1), m.group(2).strip()) for m in re.finditer(r"^# also: (\S+) ?(.*)$", text, re.M)]
+
+
 def test_corpus_has_at_least_forty_distinct_mistakes() -> None:
     assert len(CASES) >= 40
     assert len({_expectation(p.read_text())[0] for p in CASES}) >= 25
@@ -36,6 +42,7 @@ def test_corpus_case_reports_rule_path_and_line(case: Path) -> None:
     result = validate_text(text, str(case))
     found = [(d.rule, d.path, d.line) for d in result.diagnostics]
     assert (rule, path, line) in found, f"expected {rule} at {path}:{line}, got {found}"
+    assert sorted((d.rule, d.path) for d in result.diagnostics) == sorted([(rule, path), *_also(text)])
 
 
 @pytest.mark.parametrize("case", CASES, ids=[p.stem for p in CASES])

@@ -209,3 +209,23 @@ def test_semantic_no_judge_model_is_an_error_only_when_there_are_metrics() -> No
     no_metrics = without.replace(metrics, "")
     assert "semantic/no-judge-model" not in [d.rule for d in validate_text(no_metrics, "t.yaml").diagnostics]
     assert "semantic/no-judge-model" not in [d.rule for d in validate_text(VALID, "t.yaml").diagnostics]
+
+
+@pytest.mark.parametrize(("url", "reason"), [
+    ("http://[x/experiment.json", "Invalid IPv6 URL"),
+    ("https://data.example.com:99999/experiment.json", "Port out of range 0-65535"),
+    ("https://data.example.com:web/experiment.json", "Port could not be cast to integer value as 'web'"),
+])
+def test_a_url_python_cannot_split_is_a_located_error_not_an_internal_one(tmp_path: Path, url: str,
+                                                                          reason: str) -> None:
+    from tests.conftest import run_cli
+
+    text = VALID.split("    inline:")[0].replace("  dataset:\n", f'  dataset:\n    url: "{url}"\n')
+    path = tmp_path / "e.yaml"
+    path.write_text(text)
+    line = text.splitlines().index(f'    url: "{url}"') + 1
+    result = run_cli("validate", str(path))
+    assert result.exit_code == 1
+    assert (f'{path}:{line}:10: error[semantic/url] spec.dataset.url: Invalid value: "{url}": not a URL ({reason})\n'
+            "  hint: write an absolute http(s) URL; an IPv6 host goes in brackets: http://[::1]:8080/experiment.json"
+            ) in result.output
