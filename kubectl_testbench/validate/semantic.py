@@ -438,12 +438,16 @@ def url_templates(doc: dict[str, Any], report: Report) -> None:
     """The agent/gateway URL annotations fill {name}, {namespace} and {port}; anything else in braces would be
     left in the URL as written (a misspelt {nme})."""
     from kubectl_testbench.load.positions import MapKey
-    from kubectl_testbench.render.settings import ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_URL, template_problem
+    from kubectl_testbench.model.constants import ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_URL
 
     annotations = _dict(_dict(doc.get("metadata")).get("annotations"))
     for key in (ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_URL):
         template = _str(annotations.get(key))
-        problem = template_problem(template) if template else None
+        if not template:
+            continue
+        from kubectl_testbench.render.settings import template_problem  # only a file with the annotation pays
+
+        problem = template_problem(template)
         if problem is not None:
             report("semantic/url-placeholder", ("metadata", "annotations", MapKey(key)),
                    f'Invalid value: "{template}": {problem}', "write the placeholder as listed, or the URL itself")

@@ -209,7 +209,9 @@ def test_semantic_tool_call_args_adds_empty_args(written: str, expected: str) ->
 
 def test_semantic_tool_call_args_at_the_end_of_a_file_without_a_final_line_break() -> None:
     gateway = "  aiGatewayRef:\n    name: ai-gateway\n    namespace: ai-gateway\n"
-    steps_last = VALID.replace(gateway, "").replace("spec:\n", "spec:\n" + gateway)  # the step ends the file
+    judge = "      llmAsAJudgeModel: gpt-4o-mini\n"
+    steps_last = (VALID.replace(gateway, "").replace("spec:\n", "spec:\n" + gateway)
+                  .replace(judge, "").replace("    inline:\n", "    inline:\n" + judge))  # the step ends the file
     text = steps_last.rstrip("\n").replace(TOOL, "") + "\n              reference:\n                toolCalls:\n" \
         "                  - name: get_weather"
     assert fixed(text).endswith("                  - name: get_weather\n                    args: {}")

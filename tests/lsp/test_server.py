@@ -50,13 +50,13 @@ def test_every_document_of_a_multi_document_file_is_checked() -> None:
             s.open("file:///w/multi.yaml", text)
             found = await s.diagnostics("file:///w/multi.yaml", version=1)
             assert [(d.code, covered(text, d.range)) for d in found] == [
-                ("cel/not-evaluated", "apiVersion"),
                 ("schema/required", "agentRef"),
                 ("schema/unknown-field", "nme"),
+                ("cel/not-evaluated", "dataset"),  # after the error that blocked it, at the rule's field
                 ("schema/maximum", "9"),
             ]
             second = text.index("---\n", 10)
-            assert found[0].range.start.line == text[:second].count("\n") + 4  # the first document's apiVersion
+            assert text[:second].count("\n") < found[0].range.start.line < text[:text.rindex("---")].count("\n")
             assert found[3].range.start.line > text[:text.rindex("---")].count("\n")
 
     run(go())
