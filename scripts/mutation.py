@@ -104,7 +104,8 @@ def run_module(config: dict[str, Any], module: str, jobs: int) -> tuple[Score, P
     text = (work / "pyproject.toml").read_text()
     head, _, _ = text.partition("[tool.mutmut]")
     (work / "pyproject.toml").write_text(head.rstrip() + "\n" + "\n".join(lines) + "\n")
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    # PYTHONPATH pointing at a checkout would import the unmutated package before mutants/: every mutant survives
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONDONTWRITEBYTECODE": "1"}
     proc = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)], cwd=work, env=env,
                           capture_output=True, text=True, check=False)
     meta = work / "mutants" / (module + ".meta")
