@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from kubectl_testbench import layout
-from kubectl_testbench.emit.directory import INSTALL_HEADER_MARK
+from kubectl_testbench.emit.headers import INSTALL_HEADER_MARK
 from kubectl_testbench.emit.order import KIND_ORDER as KIND_ORDER
 from kubectl_testbench.emit.order import sort_key as sort_key
 from kubectl_testbench.emit.yamlout import dump, dump_all

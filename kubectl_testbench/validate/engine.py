@@ -278,7 +278,7 @@ def _json_stream(text: str, path: str, options: Options, result: FileResult, pla
 
 
 def _written_by_render(text: str) -> bool:
-    from kubectl_testbench.emit.directory import HEADER
+    from kubectl_testbench.emit.headers import HEADER
 
     return text.startswith(HEADER + "\n")
 

@@ -103,4 +103,4 @@ def test_the_diff_check_knows_a_fixed_node_from_its_neighbours(tmp_path: Path) -
     path = _materialise(ROOT / "tests" / "validate" / "corpus" / "concurrency-policy-lowercase.yaml", "as-is", tmp_path)
     outcome = fix_file(path)
     assert [d.rule for d in outcome.applied] == ["schema/enum"]
-    assert allowed_lines(path.read_text(), outcome) == {22}
+    assert allowed_lines(path.read_text(), outcome) == {24}

@@ -127,6 +127,6 @@ def test_json_report_carries_the_same_fix_with_offsets_lines_and_text(tmp_path: 
     assert diag["rule"] == "schema/enum"
     assert diag["fix"] == {"kind": "replace", "path": "spec.trigger.concurrencyPolicy", "value": "Allow",
                            "title": 'write "Allow"',
-                           "edits": [{"start": 595, "end": 600, "byteOffset": 595, "byteLength": 5, "startLine": 23,
-                                      "startColumn": 24, "endLine": 23, "endColumn": 29, "text": "Allow"}]}
-    assert path.read_bytes()[595:600] == b"allow"
+                           "edits": [{"start": 670, "end": 675, "byteOffset": 670, "byteLength": 5, "startLine": 25,
+                                      "startColumn": 24, "endLine": 25, "endColumn": 29, "text": "Allow"}]}
+    assert path.read_bytes()[670:675] == b"allow"

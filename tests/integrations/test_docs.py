@@ -67,7 +67,8 @@ def test_gitlab_job_caches_the_directory_the_tool_uses_keyed_by_the_version_it_i
     assert variables["XDG_CACHE_HOME"] == "$CI_PROJECT_DIR/.cache"
     assert job["cache"]["paths"] == [".cache/kubectl-testbench/"], "XDG_CACHE_HOME/kubectl-testbench, project-relative"
     assert job["cache"]["key"] == "kubectl-testbench-$KUBECTL_TESTBENCH_VERSION"
-    assert 'pip install "kubectl-testbench==$KUBECTL_TESTBENCH_VERSION"' in job["script"]
+    assert ('pip install "kubectl-testbench @ https://github.com/agentic-layer/kubectl-testbench/archive/refs/tags/'
+            'v$KUBECTL_TESTBENCH_VERSION.tar.gz"') in job["script"]
 
 
 def test_argocd_install_points_at_the_component_and_its_image() -> None:

@@ -116,4 +116,6 @@ def test_the_install_line_names_the_extra_pyproject_defines() -> None:
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     extras = pyproject["project"]["optional-dependencies"]
     assert [d for d in extras["lsp"] if d.startswith("pygls")] == [d for d in extras["test"] if d.startswith("pygls")]
-    assert "pip install 'kubectl-testbench[lsp]'" in DOC.read_text(encoding="utf-8")
+    text = DOC.read_text(encoding="utf-8")
+    assert "pip install 'kubectl-testbench[lsp] @ https://github.com/agentic-layer/kubectl-testbench/archive/" in text
+    assert "pip install '.[lsp]'" in text
