@@ -44,7 +44,7 @@ class Score:
     equivalent: list[str] = field(default_factory=list)
     survivors: list[str] = field(default_factory=list)
     untested: list[str] = field(default_factory=list)
-    stale: list[str] = field(default_factory=list)  # listed as equivalent but killed: the list is out of date
+    stale: list[str] = field(default_factory=list)  # listed as equivalent but killed or gone: the list is out of date
 
     @property
     def score(self) -> float:
@@ -115,6 +115,8 @@ def run_module(config: dict[str, Any], module: str, jobs: int) -> tuple[Score, P
     codes: dict[str, int | None] = json.loads(meta.read_text())["exit_code_by_key"]
     equivalent: dict[str, str] = config["mutation"].get("equivalent", {})
     score = Score(module, mutants=len(codes))
+    dotted = module.removesuffix(".py").replace("/", ".") + "."
+    score.stale += sorted(n for n in equivalent if n.startswith(dotted) and n not in codes)  # renamed or gone
     for name, code in sorted(codes.items(), key=lambda kv: _natural(kv[0])):
         if code in KILLED:
             score.killed += 1
@@ -185,7 +187,8 @@ def main() -> int:
               f"{len(score.survivors)} survived, {len(score.untested)} without tests: {score.score:.1f} %",
               file=sys.stderr, flush=True)
         for name in score.stale:
-            print(f"  stale: {name} is listed as equivalent but a test kills it", file=sys.stderr)
+            print(f"  stale: {name} is listed as equivalent but a test kills it or it no longer exists",
+                  file=sys.stderr)
         if args.survivors and (score.survivors or score.untested):
             print(show(work, score.survivors + score.untested), file=sys.stderr)
         shutil.rmtree(work, ignore_errors=True)
