@@ -164,9 +164,12 @@ def markdown(scores: list[Score]) -> str:
 
 
 def _version(dist: str) -> str:
-    from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
-    return version(dist)
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "(not installed)"
 
 
 def main() -> int:

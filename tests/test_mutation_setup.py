@@ -1,0 +1,68 @@
+"""scripts/mutation.py's configuration and scoring (the mutation runs themselves are too slow for the suite:
+docs/testing.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutation_script", ROOT / "scripts" / "mutation.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["mutation_script"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+M = _script()
+CONFIG = M.settings()
+
+
+def test_the_default_set_is_every_module_of_load_and_validate() -> None:
+    chosen = M.modules(CONFIG, [])
+    expected = sorted(str(p.relative_to(ROOT)) for d in ("load", "validate")
+                      for p in (ROOT / "kubectl_testbench" / d).glob("*.py") if p.name != "__init__.py")
+    assert chosen == expected
+    assert M.modules(CONFIG, ["kubectl_testbench/validate/cr*.py"]) == ["kubectl_testbench/validate/crdschema.py",
+                                                                        "kubectl_testbench/validate/cron.py"]
+
+
+def test_every_module_has_its_own_tests_and_they_exist() -> None:
+    for module in M.modules(CONFIG, ["kubectl_testbench/*/*.py", "kubectl_testbench/render/resolve/*.py"]):
+        package = str(Path(module).parent)
+        if package not in CONFIG["mutation"]["tests"] and module not in CONFIG["mutation"]["tests"]:
+            continue
+        for test in M.tests_for(CONFIG, module):
+            assert (ROOT / test).exists(), (module, test)
+    assert M.tests_for(CONFIG, "kubectl_testbench/validate/cron.py") == ["tests/validate"]
+    with pytest.raises(SystemExit, match="no tests configured for kubectl_testbench/emit/files.py"):
+        M.tests_for(CONFIG, "kubectl_testbench/emit/files.py")
+
+
+def test_every_equivalent_mutant_names_a_module_and_gives_a_reason() -> None:
+    for name, reason in CONFIG["mutation"].get("equivalent", {}).items():
+        module, _, function = name.rpartition(".")
+        assert (ROOT / (module.replace(".", "/") + ".py")).exists(), name
+        assert function.startswith("x") and "__mutmut_" in function, name
+        assert len(reason) >= 15, f"{name}: say why no behaviour can change"
+
+
+def test_the_score_leaves_equivalent_mutants_out_and_a_timeout_counts_as_killed() -> None:
+    score = M.Score("m.py", mutants=20, killed=17, equivalent=["a", "b"])
+    assert score.score == pytest.approx(100 * 17 / 18)
+    assert M.Score("m.py").score == 100.0
+    assert {1, 3, 36, 152}.issubset(M.KILLED) and 0 not in M.KILLED
+
+
+def test_the_markdown_table_has_one_row_per_module() -> None:
+    text = M.markdown([M.Score("kubectl_testbench/validate/cron.py", mutants=10, killed=9, survivors=["x"])])
+    assert "| module | mutants | killed | equivalent | survived | score |" in text
+    assert "| `validate/cron.py` | 10 | 9 | 0 | 1 | 90 % |" in text
