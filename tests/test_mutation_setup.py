@@ -43,7 +43,7 @@ def test_every_module_has_its_own_tests_and_they_exist() -> None:
         for test in M.tests_for(CONFIG, module):
             assert (ROOT / test).exists(), (module, test)
     assert M.tests_for(CONFIG, "kubectl_testbench/validate/cron.py") == ["tests/validate"]
-    with pytest.raises(SystemExit, match="no tests configured for kubectl_testbench/emit/files.py"):
+    with pytest.raises(SystemExit, match=r"no tests configured for kubectl_testbench/emit/files\.py"):
         M.tests_for(CONFIG, "kubectl_testbench/emit/files.py")
 
 
