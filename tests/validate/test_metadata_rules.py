@@ -235,13 +235,14 @@ def test_owner_reference_fields_decode_strictly() -> None:
     refs = [None, "x", {**OWNER, "Kind": "x", "controller": "yes", "blockOwnerDeletion": None, "nmae": 1}]
     assert full({"name": "a", "ownerReferences": refs}) == [
         ("metadata.ownerReferences[1]", "metadata/type", 'Invalid value: "x": must be an object', "", False, None),
-        ("metadata.ownerReferences[2].Kind", "metadata/unknown-field", 'unknown field "metadata.ownerReferences[2].Kind"',
+        ("metadata.ownerReferences[2].Kind", "metadata/unknown-field",
+         'unknown field "metadata.ownerReferences[2].Kind"',
          'did you mean "kind"? Field names are case-sensitive', True,
          ("rename-key", "metadata.ownerReferences[2].Kind", None, "", "several known fields are close: kind, uid")),
         ("metadata.ownerReferences[2].controller", "metadata/type", 'Invalid value: "yes": must be a boolean', "",
          False, None),
-        ("metadata.ownerReferences[2].nmae", "metadata/unknown-field", 'unknown field "metadata.ownerReferences[2].nmae"',
-         "", True, ("rename-key", "metadata.ownerReferences[2].nmae", None, "",
+        ("metadata.ownerReferences[2].nmae", "metadata/unknown-field",
+         'unknown field "metadata.ownerReferences[2].nmae"', "", True, ("rename-key", "metadata.ownerReferences[2].nmae", None, "",
                     '"name" is set already: keep one of the two')),
     ]
     assert full({"name": "a", "ownerReferences": [{**OWNER, "controller": False, "blockOwnerDeletion": True}]}) == []
@@ -298,7 +299,8 @@ def test_managed_fields_decode() -> None:
          f"{RFC3339}", SET_BY_SERVER, False, None),
         ("metadata.managedFields[1].mangaer", "metadata/unknown-field",
          'unknown field "metadata.managedFields[1].mangaer"', "", True,
-         ("rename-key", "metadata.managedFields[1].mangaer", None, "", '"manager" is set already: keep one of the two')),
+         ("rename-key", "metadata.managedFields[1].mangaer", None, "",
+          '"manager" is set already: keep one of the two')),
         ("metadata.managedFields[0].operation", "metadata/managed-fields",
          'Invalid value: "": must be `Apply` or `Update`', "", False, None),
     ]
@@ -368,7 +370,8 @@ def test_resource_version_refuses_the_create(version: str, refused: bool) -> Non
     (("metadata", "creationTimestamp"), None), (("metadata", "labels", "app"), "string"),
     (("metadata", "annotations", "a"), "string"), (("metadata", "labels"), None),
     (("metadata", "finalizers", 0), "string"), (("metadata", "finalizers", "x"), None),
-    (("metadata", "ownerReferences", 0, "uid"), "string"), (("metadata", "ownerReferences", 0, "controller"), "boolean"),
+    (("metadata", "ownerReferences", 0, "uid"), "string"),
+    (("metadata", "ownerReferences", 0, "controller"), "boolean"),
     (("metadata", "ownerReferences", 0, "blockOwnerDeletion"), "boolean"),
     (("metadata", "ownerReferences", "x", "uid"), None), (("metadata", "ownerReferences", 0, "other"), None),
     (("metadata", "managedFields", 0, "manager"), "string"), (("metadata", "managedFields", 0, "time"), None),
