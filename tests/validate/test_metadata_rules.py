@@ -242,8 +242,8 @@ def test_owner_reference_fields_decode_strictly() -> None:
         ("metadata.ownerReferences[2].controller", "metadata/type", 'Invalid value: "yes": must be a boolean', "",
          False, None),
         ("metadata.ownerReferences[2].nmae", "metadata/unknown-field",
-         'unknown field "metadata.ownerReferences[2].nmae"', "", True, ("rename-key", "metadata.ownerReferences[2].nmae", None, "",
-                    '"name" is set already: keep one of the two')),
+         'unknown field "metadata.ownerReferences[2].nmae"', "", True,
+         ("rename-key", "metadata.ownerReferences[2].nmae", None, "", '"name" is set already: keep one of the two')),
     ]
     assert full({"name": "a", "ownerReferences": [{**OWNER, "controller": False, "blockOwnerDeletion": True}]}) == []
 
