@@ -64,7 +64,8 @@ def test_cron_hint(cron: str, hint: str) -> None:
     (1, "write true: Kubernetes does not read 1 and 0 as booleans"),
     (0, "write false: Kubernetes does not read 1 and 0 as booleans"),
     (1.0, "write true: Kubernetes does not read 1 and 0 as booleans"),
-    (2, "write true or false"), (-1, "write true or false"), (True, "write true or false"), (None, "write true or false"),
+    (2, "write true or false"), (-1, "write true or false"), (True, "write true or false"),
+    (None, "write true or false"),
 ])
 def test_boolean_hint(value: Any, hint: str) -> None:
     assert boolean_hint(value) == hint
