@@ -299,12 +299,10 @@ def _text(value: Any) -> str:
 
 def _version_of(api_version: str) -> str:
     """The version part of ``group/version`` as schema.ParseGroupVersion reads it ("" when malformed)."""
-    if not api_version or api_version == "/":
-        return ""
     slashes = api_version.count("/")
     if slashes == 0:
         return api_version
-    return api_version.split("/", 1)[1] if slashes == 1 else ""
+    return api_version.partition("/")[2] if slashes == 1 else ""
 
 
 def _check_finalizers(finalizers: Any) -> Iterator[SchemaError]:
