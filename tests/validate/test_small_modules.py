@@ -44,7 +44,8 @@ def test_null_metadata_fields_each_get_a_delete_fix() -> None:
 @pytest.mark.parametrize(("reference", "metric"), [
     ({"toolCalls": [{}], "topics": ["t"], "response": "r"}, "ToolCallAccuracy"),
     ({"topics": ["t"], "response": "r"}, "TopicAdherence"), ({"response": "r"}, "AnswerAccuracy"),
-    ({"toolCalls": [], "topics": [], "response": ""}, "AgentGoalAccuracyWithoutReference"), ({}, metrics.DEFAULT_ALTERNATIVE),
+    ({"toolCalls": [], "topics": [], "response": ""}, "AgentGoalAccuracyWithoutReference"),
+    ({}, metrics.DEFAULT_ALTERNATIVE),
 ])
 def test_alternative_fits_the_reference_data(reference: dict[str, Any], metric: str) -> None:
     assert metrics.alternative(reference) == metric
