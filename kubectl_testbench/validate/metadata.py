@@ -189,7 +189,7 @@ def is_rfc3339(value: str) -> bool:
     except ValueError:
         return False
     zone = m.group(8)
-    return zone == "Z" or (int(zone[1:3]) < 24 and int(zone[4:6]) < 60)
+    return zone == "Z" or (int(zone[1:3]) < 24 and int(zone[4:]) < 60)
 
 
 def _is_int64(value: Any) -> bool:
