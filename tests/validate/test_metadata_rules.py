@@ -383,3 +383,19 @@ def test_metadata_type_at(path: tuple[Any, ...], expected: str | None) -> None:
     from kubectl_testbench.validate.metadata import metadata_type_at
 
     assert metadata_type_at(path) == expected
+
+
+def test_decoding_goes_on_after_a_null_or_a_wrong_container() -> None:
+    meta = {"labels": None, "generation": "1", "annotations": [1], "uid": 2, "finalizers": "f", "namespace": 3,
+            "labels2": None}
+    assert [(path, rule) for path, rule, *_ in full(meta)] == [
+        ("metadata.generation", "metadata/type"), ("metadata.annotations", "metadata/type"),
+        ("metadata.uid", "metadata/type"), ("metadata.finalizers", "metadata/type"),
+        ("metadata.namespace", "metadata/type"), ("metadata.labels2", "metadata/unknown-field"),
+        ("metadata.name", "metadata/name-required")]
+
+
+def test_the_quote_fix_points_at_the_label_value() -> None:
+    [error] = check_metadata({"name": "a", "labels": {"tier": 5}})
+    assert error.fix is not None and field_path(error.fix.path) == "metadata.labels[tier]"
+    assert error.fix.path[-1] == "tier"
