@@ -298,11 +298,11 @@ def _metric_case_fix(name: str, at: Path) -> Fix | None:
     scorable = [metric for metric in NEEDS if metric.lower() == name.lower()]
     if len(scorable) == 1:
         return Fix(FixKind.REPLACE, at, scorable[0], f'write "{scorable[0]}"')
-    if len(scorable) > 1:
-        return Fix(FixKind.REPLACE, at, None, blocked=f"several metrics match ignoring case: {', '.join(scorable)}")
+    if scorable:
+        return Fix(FixKind.REPLACE, at, blocked=f"several metrics match ignoring case: {', '.join(scorable)}")
     unscorable = [metric for metric in UNSCORABLE if metric.lower() == name.lower()]
     if unscorable:
-        return Fix(FixKind.REPLACE, at, None, blocked=f"{unscorable[0]} never scores with {PHASE_PACKAGE}")
+        return Fix(FixKind.REPLACE, at, blocked=f"{unscorable[0]} never scores with {PHASE_PACKAGE}")
     return None
 
 

@@ -406,12 +406,34 @@ def test_checks_tolerate_wrong_types_only_when_the_schema_found_errors(monkeypat
     def reads_spec(doc: dict[str, Any], report: Any) -> None:
         calls.append("reads_spec")
 
-    monkeypatch.setattr(semantic, "CHECKS", [(("x/trips",), (), trips), (("x/spec",), ("spec", "env"), reads_spec)])
+    monkeypatch.setattr(semantic, "CHECKS", [(("x/spec",), ("spec", "env"), reads_spec), (("x/trips",), (), trips)])
     with pytest.raises(TypeError):
         run_checks(base(), lambda *a, **k: None)
     calls.clear()
     run_checks(base(), lambda *a, **k: None, [("spec", "dataset")])
-    assert calls == ["trips", "reads_spec"]
+    assert calls == ["reads_spec", "trips"]
     calls.clear()
     run_checks(base(), lambda *a, **k: None, [("spec", "env", 0, "name")])
     assert calls == ["trips"], "a check is skipped when the schema found errors inside the subtree it reads"
+
+
+@pytest.mark.parametrize(("field", "value"), [("schedule", {"cron": 5, "timezone": ["UTC"]}),
+                                               ("dataset", {"inline": "text", "url": 5, "s3": {"key": 1}}),
+                                               ("env", [{"name": 5, "value": 7}])])
+def test_values_of_the_wrong_type_are_left_to_the_schema(field: str, value: Any) -> None:
+    """Without schema errors passed in, a check that tripped over them would raise here."""
+    doc = with_spec(**{field: value})
+    assert [f for f in seen(doc) if f[0] != "semantic/no-gateway"] == []
+
+
+def test_two_scenarios_with_a_name_of_the_wrong_type_are_no_duplicates() -> None:
+    doc = base()
+    scenarios = doc["spec"]["dataset"]["inline"]["scenarios"]
+    scenarios[0]["name"] = 5
+    scenarios.append(copy.deepcopy(scenarios[0]))
+    assert seen(doc) == []
+
+
+def test_the_converted_format_is_the_last_extension() -> None:
+    assert seen(with_dataset(url="https://h/v1.2/data.CSV"))[0][2] == (
+        '"/v1.2/data.CSV" is csv: the current setup image reads only .json experiment files')
