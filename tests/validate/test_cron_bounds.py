@@ -70,22 +70,17 @@ def test_invalid_expressions_say_which_field_and_why(cron: str, message: str) ->
     assert cron_error(cron) == message
 
 
-@pytest.mark.parametrize(("number", "name"), list(enumerate(MONTHS, start=1)))
-def test_each_month_name_is_its_month_number(number: int, name: str) -> None:
-    assert cron_error(f"0 3 * {number}-{name} *") is None
-    assert cron_error(f"0 3 * {name.upper()}-{number} *") is None
-    if number > 1:
-        assert cron_error(f"0 3 * {name}-{number - 1} *") == (
-            f"month field '{name}-{number - 1}': range {number}-{number - 1} runs backwards")
+NAMED = [("0 3 * {} *", "month", number, name, 1) for number, name in enumerate(MONTHS, start=1)] + [
+    ("0 3 * * {}", "day of week", number, name, 0) for number, name in enumerate(DAYS)]
 
 
-@pytest.mark.parametrize(("number", "name"), list(enumerate(DAYS)))
-def test_each_day_name_is_its_day_number(number: int, name: str) -> None:
-    assert cron_error(f"0 3 * * {number}-{name}") is None
-    assert cron_error(f"0 3 * * {name.title()}-{number}") is None
-    if number > 0:
-        assert cron_error(f"0 3 * * {name}-{number - 1}") == (
-            f"day of week field '{name}-{number - 1}': range {number}-{number - 1} runs backwards")
+@pytest.mark.parametrize(("template", "field", "number", "name", "first"), NAMED)
+def test_each_name_is_its_number(template: str, field: str, number: int, name: str, first: int) -> None:
+    assert cron_error(template.format(f"{number}-{name}")) is None
+    assert cron_error(template.format(f"{name.title()}-{number}")) is None
+    if number > first:
+        text = f"{name}-{number - 1}"
+        assert cron_error(template.format(text)) == f"{field} field '{text}': range {number}-{number - 1} runs backwards"
 
 
 @pytest.mark.parametrize("digit", ["²", "٣", "３"])
