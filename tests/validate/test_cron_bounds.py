@@ -80,7 +80,8 @@ def test_each_name_is_its_number(template: str, field: str, number: int, name: s
     assert cron_error(template.format(f"{name.title()}-{number}")) is None
     if number > first:
         text = f"{name}-{number - 1}"
-        assert cron_error(template.format(text)) == f"{field} field '{text}': range {number}-{number - 1} runs backwards"
+        backwards = f"range {number}-{number - 1} runs backwards"
+        assert cron_error(template.format(text)) == f"{field} field '{text}': {backwards}"
 
 
 @pytest.mark.parametrize("digit", ["²", "٣", "３"])
