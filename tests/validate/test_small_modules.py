@@ -188,3 +188,46 @@ def test_without_a_namespace_copies_clash_only_among_themselves() -> None:
         ("Experiment a (no namespace in either file) is also defined at f1:4:9: applied together, one silently "
          "replaces the other", "Experiment a")]
     assert clashes.invalidated == 1 and clashes.origins == {"f1:1", "f3:1"}
+
+
+MAPS = {"type": "object", "properties": {
+    "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+    "free": {"type": "object", "additionalProperties": True},
+    "raw": {"x-kubernetes-preserve-unknown-fields": True},
+    "typed": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}}}
+
+
+@pytest.mark.parametrize(("path", "kind"), [
+    (("labels", "app"), "string"), (("labels",), "object"), (("free", "x"), None), (("raw",), None),
+    (("raw", "x"), None), (("typed",), "object"), (("labels", "app", "x"), None)])
+def test_schema_type_at_follows_maps(monkeypatch: pytest.MonkeyPatch, path: tuple[Any, ...], kind: str | None) -> None:
+    from kubectl_testbench.validate import crdschema
+
+    monkeypatch.setattr(crdschema, "open_api_schema", lambda: MAPS)
+    assert schema_type_at(path) == kind
+
+
+def test_over_the_crd_total_every_rule_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kubectl_testbench.validate import cel_cost
+    from kubectl_testbench.validate.crdschema import refused_in
+
+    schema = {"type": "object", "x-kubernetes-validations": [{"rule": "true"}], "properties": {"spec": {
+        "type": "object", "x-kubernetes-validations": [
+            {"rule": "self.list.all(x, self.list.all(y, x != y))"}, {"rule": "size(self.list) > 0"}],
+        "properties": {"list": {"type": "array", "items": {"type": "integer"}}}}}}
+    monkeypatch.setattr(cel_cost, "STATIC_ESTIMATED_CRD_COST_LIMIT", 1)
+    refused = refused_in(schema)
+    assert sorted(refused) == [((), 0), (("spec",), 0), (("spec",), 1)]
+    assert refused[(("spec",), 0)].path == "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-" \
+        "validations[0].rule"
+    total = "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema"
+    assert total in refused[(("spec",), 1)].message and total in refused[((), 0)].message
+    assert refused[(("spec",), 1)].path == refused[((), 0)].path == "spec.validation.openAPIV3Schema"
+    monkeypatch.setattr(cel_cost, "STATIC_ESTIMATED_CRD_COST_LIMIT", 10**18)
+    assert sorted(refused_in(schema)) == [(("spec",), 0)]
+
+
+def test_open_api_schema_names_the_unknown_version() -> None:
+    with pytest.raises(KeyError) as info:
+        open_api_schema("v9")
+    assert info.value.args == ("v9",)
