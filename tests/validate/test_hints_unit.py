@@ -131,6 +131,8 @@ def doc_with(metric: Any, cron: Any = "0 3 * *", enabled: Any = "yes") -> dict[s
      'a metric is an object: write "- metricName: AnswerAccuracy" with "threshold: 0.5" on the next line, indented '
      "under it"),
     ("schema/unknown-field", ("spec", "AnswerAccuracy"), doc_with(None), ""),
+    ("schema/enum", (*METRIC_AT, "AnswerAccuracy"), doc_with({"AnswerAccuracy": 1}), ""),
+    ("schema/required", ("spec", "trigger", "x"), {"spec": {"trigger": "AnswerAccuracy"}}, ""),
     ("schema/type", ("spec", "dataset", "inline", "scenarios", 0, "tasks", 0, "metrics", 0), doc_with("X"), ""),
     ("schema/type", ("spec", "dataset", "inline", "scenarios", 0, "steps", 0, "metrics", "0"), doc_with("X"), ""),
     ("schema/type", ("spec", "dataset", "inline", "cases", 0, "steps", 0, "metrics", 0), doc_with("X"), ""),
