@@ -21,8 +21,8 @@ CONTEXTS = "retrievedContexts"
 
 def _table() -> dict[str, Any]:
     # a plain path, as crdschema reads the CRD: importlib.resources costs ~4 ms of imports on every start
-    text = (Path(__file__).resolve().parent.parent / "_generated" / "metrics.json").read_text(encoding="utf-8")
-    table: dict[str, Any] = json.loads(text)
+    data = (Path(__file__).resolve().parent.parent / "_generated" / "metrics.json").read_bytes()
+    table: dict[str, Any] = json.loads(data)  # JSON text is UTF-8: json reads the bytes as such
     return table
 
 
