@@ -79,7 +79,7 @@ def _relative(remark: Remark, depth: int) -> Remark:
 
 
 def group_of(api_version: Any) -> str:
-    return api_version.split("/", 1)[0] if isinstance(api_version, str) and "/" in api_version else ""
+    return api_version.partition("/")[0] if isinstance(api_version, str) and "/" in api_version else ""
 
 
 def near_miss_group(group: str) -> bool:

@@ -71,7 +71,7 @@ def test_the_metric_table_is_the_generated_one() -> None:
 
 
 def remark(path: tuple[Any, ...]) -> Remark:
-    return Remark("yaml/x", "m", (1, 1), path)
+    return Remark("yaml/x", "m", (1, 1), path, "text")
 
 
 def test_a_document_that_is_not_an_object() -> None:
@@ -95,8 +95,8 @@ def test_lists_are_flattened_with_kind_and_api_version_from_the_list() -> None:
     found = list(objects(data, inner))
     assert found == [
         Item({"metadata": {"name": "a"}, "kind": "Experiment", "apiVersion": "g/v1"}, ("items", 0),
-             [Remark("yaml/x", "m", (1, 1), ("metadata",))]),
-        Item({"kind": "Experiment", "apiVersion": "g/v1"}, ("items", 1), [Remark("yaml/x", "m", (1, 1), ())]),
+             [Remark("yaml/x", "m", (1, 1), ("metadata",), "text")]),
+        Item({"kind": "Experiment", "apiVersion": "g/v1"}, ("items", 1), [Remark("yaml/x", "m", (1, 1), (), "text")]),
         Problem("yaml/not-an-object", ("items", 2), "a list item is not an object: kubectl rejects the list"),
         Item({"kind": "Other"}, ("items", 3), []),
         Item({"apiVersion": "x/v1"}, ("items", 4), []),
@@ -129,7 +129,8 @@ def test_group_of(api_version: Any, group: str) -> None:
 @pytest.mark.parametrize(("group", "near"), [
     ("testbench.agentic-layer.io", True), ("testbench.agentic-layer.ai.", True), ("Testbench.Agentic-Layer.AI", True),
     ("testbench.agentic-layer.ai", False), ("", False), ("apps", False), ("example.com", False),
-    ("testbench.agentic.ai", True), ("bench.layer.io", False),
+    ("testbench.agentic.ai", True), ("bench.layer.io", False), ("testbench.agentic-layer.ai" + "." * 10, True),
+    ("TESTBENCH.AGENTIC-LAYER.AI" + "." * 10, True), ("." * 10 + "testbench.agentic-layer.ai", False),
 ])
 def test_near_miss_group(group: str, near: bool) -> None:
     assert near_miss_group(group) is near
