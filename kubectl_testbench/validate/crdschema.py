@@ -80,7 +80,7 @@ def refused_in(schema: dict[str, Any]) -> dict[tuple[tuple[str, ...], int], Any]
     findings = check_schema(schema, compile_rule)
     for finding in findings:
         if finding.path.endswith(".rule"):
-            index = int(finding.path.rsplit("[", 1)[1].split("]", 1)[0])
+            index = int(finding.path.rsplit("[", 1)[1].partition("]")[0])
             out[(finding.schema_path, index)] = finding
     for finding in findings:
         if not finding.path.endswith(".rule"):
@@ -105,7 +105,7 @@ def schema_type_at(path: tuple[str | int, ...]) -> str | None:
             props = node.get("properties")
             extra = node.get("additionalProperties")
             node = props.get(seg) if props and seg in props else (extra if isinstance(extra, dict) else None)
-    if node is None or (node.get("x-kubernetes-preserve-unknown-fields") and "type" not in node):
+    if node is None:
         return None
-    kind = node.get("type")
-    return kind if isinstance(kind, str) else None
+    kind: str | None = node.get("type")  # free-form (x-kubernetes-preserve-unknown-fields) nodes declare none
+    return kind

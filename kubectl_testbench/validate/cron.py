@@ -31,7 +31,7 @@ def _part_error(part: str, low: int, high: int, names: dict[str, int]) -> str | 
     if not part:
         return "empty list item"
     range_text, slash, step_text = part.partition("/")
-    if slash and (not step_text.isdigit() or int(step_text) == 0):
+    if slash and (not _is_number(step_text) or int(step_text) == 0):
         return f"step {step_text!r} must be a positive number"
     if range_text in ("*", "?"):
         return None
@@ -53,6 +53,11 @@ def _part_error(part: str, low: int, high: int, names: dict[str, int]) -> str | 
 
 
 def _value(text: str, names: dict[str, int]) -> int | None:
-    if text.isdigit():
+    if _is_number(text):
         return int(text)
     return names.get(text.lower())
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only, as Go's strconv.Atoi reads them ("²".isdigit() is true, and int("²") raises)."""
+    return text.isascii() and text.isdigit()

@@ -68,7 +68,7 @@ def cron_hint(value: str) -> str:
     """What is wrong with a cron the CRD's pattern (five whitespace-separated fields) refuses, in words."""
     fields = value.split()
     if value.lstrip().startswith("@"):
-        macro = fields[0].lower() if fields else "@"
+        macro = fields[0].lower()  # the value starts with "@": there is a first field
         if macro in MACROS:
             return (f"this CRD takes no @ macros, only the five fields {CRON_FIELDS}: write "
                     f'"{MACROS[macro]}" for {macro}')
@@ -88,8 +88,8 @@ def cron_hint(value: str) -> str:
         candidate = " ".join(fields[1:6])
         fixed = f': "{candidate}"' if cron_error(candidate) is None else f": e.g. {CRON_EXAMPLE}"
         return f"{count} fields, {what}; this CRD takes 5 ({CRON_FIELDS}) and no seconds: drop them{fixed}"
-    candidate = " ".join([*fields, "*"]) if count == 4 else ""  # most often the day of week was left out
-    example = f'"{candidate}"' if candidate and cron_error(candidate) is None else CRON_EXAMPLE
+    candidate = " ".join([*fields, "*"])  # with 4 fields, most often the day of week was left out
+    example = f'"{candidate}"' if cron_error(candidate) is None else CRON_EXAMPLE
     return f"{count} field{'' if count == 1 else 's'}, but this CRD takes 5 ({CRON_FIELDS}): e.g. {example}"
 
 
@@ -132,7 +132,7 @@ def metric_hint(item: Any) -> str:
         return f'a metric is an object: write "- metricName: {item.strip()}"'
     if isinstance(item, dict) and len(item) == 1:
         ((name, setting),) = item.items()
-        if isinstance(name, str) and name != "metricName" and re.fullmatch(r"[A-Z][A-Za-z0-9]+", name):
+        if isinstance(name, str) and re.fullmatch(r"[A-Z][A-Za-z0-9]+", name):  # a class name, not metricName
             if isinstance(setting, (int, float)) and not isinstance(setting, bool):
                 return (f'a metric is an object: write "- metricName: {name}" with "threshold: {setting}" on the '
                         "next line, indented under it")

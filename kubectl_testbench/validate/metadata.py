@@ -189,7 +189,7 @@ def is_rfc3339(value: str) -> bool:
     except ValueError:
         return False
     zone = m.group(8)
-    return zone == "Z" or (int(zone[1:3]) < 24 and int(zone[4:6]) < 60)
+    return zone == "Z" or (int(zone[1:3]) < 24 and int(zone[4:]) < 60)
 
 
 def _is_int64(value: Any) -> bool:
@@ -299,12 +299,10 @@ def _text(value: Any) -> str:
 
 def _version_of(api_version: str) -> str:
     """The version part of ``group/version`` as schema.ParseGroupVersion reads it ("" when malformed)."""
-    if not api_version or api_version == "/":
-        return ""
     slashes = api_version.count("/")
     if slashes == 0:
         return api_version
-    return api_version.split("/", 1)[1] if slashes == 1 else ""
+    return api_version.partition("/")[2] if slashes == 1 else ""
 
 
 def _check_finalizers(finalizers: Any) -> Iterator[SchemaError]:

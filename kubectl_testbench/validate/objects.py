@@ -47,7 +47,7 @@ def objects(data: Any, remarks: list[Remark]) -> Iterator[Item | Problem]:
     yield from _flatten(data, (), remarks, top=True)
 
 
-def _flatten(data: dict[str, Any], at: Path, remarks: list[Remark], top: bool) -> Iterator[Item | Problem]:
+def _flatten(data: dict[str, Any], at: Path, remarks: list[Remark], top: bool = False) -> Iterator[Item | Problem]:
     if "items" not in data or (not top and not isinstance(data["items"], list)):
         yield Item(data, at, remarks)
         return
@@ -71,7 +71,7 @@ def _flatten(data: dict[str, Any], at: Path, remarks: list[Remark], top: bool) -
             item["kind"] = item_kind
             item["apiVersion"] = api_version if isinstance(api_version, str) else ""
         inner = [_relative(r, len(where)) for r in remarks if r.path[: len(where)] == where]
-        yield from _flatten(item, where, inner, top=False)
+        yield from _flatten(item, where, inner)  # a nested list's items keep what they say
 
 
 def _relative(remark: Remark, depth: int) -> Remark:
@@ -79,7 +79,7 @@ def _relative(remark: Remark, depth: int) -> Remark:
 
 
 def group_of(api_version: Any) -> str:
-    return api_version.split("/", 1)[0] if isinstance(api_version, str) and "/" in api_version else ""
+    return api_version.partition("/")[0] if isinstance(api_version, str) and "/" in api_version else ""
 
 
 def near_miss_group(group: str) -> bool:

@@ -126,7 +126,7 @@ def _timezone_hint(tz: str) -> str:
         return f'did you mean "{lower[tz.lower()]}"? Zone names are case-sensitive'
     import difflib
 
-    close = difflib.get_close_matches(tz, sorted(zones), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(tz, sorted(zones))  # best first
     return f'did you mean "{close[0]}"?' if close else 'use a name like "Europe/Berlin" or "UTC"'
 
 
@@ -279,7 +279,7 @@ def _metric(name: str, reference: dict[str, Any], at: Path, step_path: Path, rep
         else:
             import difflib
 
-            close = difflib.get_close_matches(name, list(NEEDS), n=1, cutoff=0.6)
+            close = difflib.get_close_matches(name, list(NEEDS))  # best first
             hint = (f'did you mean "{close[0]}"?' if close else
                     f'use "{alternative(reference)}"; kubectl testbench explain metrics lists the others')
         report("semantic/unknown-metric", at, f'"{name}" is not a metric the evaluate phase knows', hint,
@@ -298,11 +298,11 @@ def _metric_case_fix(name: str, at: Path) -> Fix | None:
     scorable = [metric for metric in NEEDS if metric.lower() == name.lower()]
     if len(scorable) == 1:
         return Fix(FixKind.REPLACE, at, scorable[0], f'write "{scorable[0]}"')
-    if len(scorable) > 1:
-        return Fix(FixKind.REPLACE, at, None, blocked=f"several metrics match ignoring case: {', '.join(scorable)}")
+    if scorable:
+        return Fix(FixKind.REPLACE, at, blocked=f"several metrics match ignoring case: {', '.join(scorable)}")
     unscorable = [metric for metric in UNSCORABLE if metric.lower() == name.lower()]
     if unscorable:
-        return Fix(FixKind.REPLACE, at, None, blocked=f"{unscorable[0]} never scores with {PHASE_PACKAGE}")
+        return Fix(FixKind.REPLACE, at, blocked=f"{unscorable[0]} never scores with {PHASE_PACKAGE}")
     return None
 
 
