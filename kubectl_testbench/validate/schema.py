@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from kubectl_testbench.load.positions import MapKey, Path, PathSegment
@@ -318,12 +317,8 @@ def _check_number(node: _Node, value: float, path: Path, errors: list[SchemaErro
 
 def _passes(node: _Node, value: Any) -> bool:
     errors: list[SchemaError] = []
-    _check(node, _copy(value), (), errors, [])
+    _check(node, json.loads(json.dumps(value)), (), errors, [])  # on a copy: defaults and pruning change it
     return not errors
-
-
-def _copy(value: Any) -> Any:
-    return json.loads(json.dumps(value)) if isinstance(value, (dict, list)) else value
 
 
 def _is_type(value: Any, t: str) -> bool:
@@ -391,12 +386,34 @@ def _rename_fix(key: str, props: dict[str, _Node] | None, obj: dict[str, Any], p
     return rename_fix(path, key, props or (), obj)
 
 
+_TIME = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|[+-][0-9]{2}:[0-9]{2})\Z")
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
+
+
 def _is_datetime(value: str) -> bool:
-    try:
-        datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError:
+    """kube-openapi's strfmt.IsDateTime, quirks included: split at every "t" (any case), the part before the first
+    is a full date, the part after it a time with seconds and an offset; what follows a second "t" is not read."""
+    parts = value.lower().split("t")
+    if len(parts) < 2 or not _is_date(parts[0]):
         return False
-    return "T" in value.upper()
+    m = _TIME.match(parts[1])
+    return m is not None and m[1] <= "23" and m[2] <= "59" and m[3] <= "59"
+
+
+def _is_date(text: str) -> bool:
+    """Go's time.Parse("2006-01-02", text): four-digit year (0000 included), a day that exists in its month."""
+    m = _DATE.match(text)
+    if m is None:
+        return False
+    year, month, day = int(m[1]), int(m[2]), int(m[3])
+    return 1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)
+
+
+def _days_in_month(year: int, month: int) -> int:
+    """Days in ``month`` of the proleptic Gregorian ``year`` (year 0 is a leap year, as in Go)."""
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
 
 
 def _suggest(key: str, props: dict[str, _Node] | None) -> str:
