@@ -65,7 +65,8 @@ def test_multiple_of() -> None:
 def test_min_length_bound_and_singular() -> None:
     two = field({"type": "string", "minLength": 2})
     assert found(two, {"f": "ab"}) == []
-    assert found(two, {"f": "a"}) == [("schema/min-length", "f", 'Invalid value: "a": must be at least 2 characters long')]
+    assert found(two, {"f": "a"}) == [
+        ("schema/min-length", "f", 'Invalid value: "a": must be at least 2 characters long')]
     one = field({"type": "string", "minLength": 1})
     assert found(one, {"f": "a"}) == []
     assert found(one, {"f": ""}) == [("schema/min-length", "f", 'Invalid value: "": must be at least 1 character long')]
@@ -242,7 +243,8 @@ def test_a_hopeless_document_stops_at_the_error_limit() -> None:
 @pytest.mark.parametrize(("expected", "value", "message", "hint"), [
     ("string", True, "Invalid value: true: must be of type string",
      "YAML reads unquoted true/false/yes/no/on/off as booleans: quote the value"),
-    ("string", 1.5, "Invalid value: 1.5: must be of type string", "YAML reads unquoted numbers as numbers: quote the value"),
+    ("string", 1.5, "Invalid value: 1.5: must be of type string",
+     "YAML reads unquoted numbers as numbers: quote the value"),
     ("string", [1], "Invalid value: array: must be of type string", ""),
     ("integer", "5", 'Invalid value: "5": must be of type integer', "remove the quotes to write a number"),
     ("number", "1e999", 'Invalid value: "1e999": must be of type number',
@@ -308,8 +310,8 @@ def test_enum_message_hint_and_fix() -> None:
     assert (err.hint, err.fix) == ("", Fix(FixKind.REPLACE, ("f",), None,
                                            blocked="no allowed value matches it ignoring case"))
     err = only(field({"type": "string", "enum": ["Ab", "aB"]}), {"f": "ab"})
-    assert (err.hint, err.fix) == ('did you mean "Ab"? Values are case-sensitive',
-                                   Fix(FixKind.REPLACE, ("f",), None, blocked="no allowed value matches it ignoring case"))
+    assert (err.hint, err.fix) == ('did you mean "Ab"? Values are case-sensitive', Fix(
+        FixKind.REPLACE, ("f",), None, blocked="no allowed value matches it ignoring case"))
     assert only(field({"type": "integer", "enum": [1, 2]}), {"f": 3}).fix is None
 
 
