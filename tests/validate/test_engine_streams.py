@@ -1,0 +1,90 @@
+"""JSON streams and many files: where findings and fixes land, and when the process pool is used."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from kubectl_testbench.validate import engine
+from kubectl_testbench.validate.engine import Options, iter_sources, validate_paths, validate_text
+from tests.validate.helpers import VALID
+
+
+def test_a_json_stream_places_findings_and_fixes_in_the_written_text() -> None:
+    doc = yaml.safe_load(VALID)
+    doc["spec"]["agentRf"] = doc["spec"].pop("agentRef")
+    first = json.dumps(doc)
+    text = first + "\n" + json.dumps(yaml.safe_load(VALID))
+    result = validate_text(text, "f.json", Options(keep_experiments=True))
+    assert result.counts.summary() == "1 file, 2 experiments: 1 valid, 1 invalid, 0 warnings"
+    assert [(e.index, e.line) for e in result.experiments] == [(1, 2)]
+    renamed = [d for d in result.diagnostics if d.rule == "schema/unknown-field"]
+    at = first.index('"agentRf"')
+    assert [(d.line, d.col, d.path) for d in renamed] == [(1, at + 1, "spec.agentRf")]
+    fix = renamed[0].fix
+    assert fix is not None and [(e.start, e.end, e.text) for e in fix.edits] == [(at, at + 9, '"agentRef"')]
+
+
+def test_a_valid_json_stream_is_read_once() -> None:
+    text = json.dumps(yaml.safe_load(VALID)) + "\n" + json.dumps({"apiVersion": "v1", "kind": "ConfigMap"})
+    result = validate_text(text, "f.json", Options())
+    assert result.diagnostics == []
+    assert result.counts.summary() == "1 file, 1 experiment: 1 valid, 0 invalid, 0 warnings (1 other document skipped)"
+
+
+def test_broken_json_is_a_syntax_error_at_its_place() -> None:
+    result = validate_text('{"a": ', "f.json", Options())
+    assert [(d.rule, d.line, d.col, d.message) for d in result.diagnostics] == [
+        ("yaml/syntax", 1, 7, "unexpected end of JSON input")]
+    assert result.counts.unreadable == 1
+
+
+def write(tmp: Path, count: int) -> list[str]:
+    paths = []
+    for i in range(count):
+        path = tmp / f"e{i:03}.yaml"
+        path.write_text(VALID.replace("weather-eval", f"e{i}"))
+        paths.append(str(path))
+    return paths
+
+
+@pytest.mark.parametrize(("files", "jobs", "pooled"), [
+    (engine.PARALLEL_MIN_FILES - 1, 2, False), (engine.PARALLEL_MIN_FILES, 2, True),
+    (engine.PARALLEL_MIN_FILES, 1, False),
+])
+def test_the_pool_is_used_from_two_hundred_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: int,
+                                                 jobs: int, pooled: bool) -> None:
+    """Starting workers costs more than it saves on a few files; a single job never forks."""
+    from kubectl_testbench.validate import parallel
+
+    calls: list[int] = []
+
+    def in_process(fn: Any, items: Any, options: Any, workers: int) -> Any:
+        calls.append(workers)
+        return (fn(item, options) for item in items)
+
+    monkeypatch.setattr(parallel, "ordered_map", in_process)
+    assert engine.PARALLEL_MIN_FILES == 200
+    results = list(validate_paths(write(tmp_path, files), Options(), jobs=jobs))
+    assert [Path(r.path).name for r in results] == [f"e{i:03}.yaml" for i in range(files)]
+    assert all(r.counts.valid == 1 for r in results)
+    assert calls == ([jobs] if pooled else [])
+
+
+def test_missing_inputs_are_results_too(tmp_path: Path) -> None:
+    results = list(validate_paths([str(tmp_path / "absent.yaml")], Options(), jobs=1))
+    assert [(r.diagnostics[0].rule, r.counts.unreadable, r.counts.errors) for r in results] == [
+        ("input/not-found", 1, 1)]
+
+
+def test_only_testbench_files_leaves_other_files_unread(tmp_path: Path) -> None:
+    ours, other = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    ours.write_text(VALID)
+    other.write_text("key: [unclosed\n")
+    names = [Path(s.path).name for s in iter_sources([str(tmp_path)], only_testbench_files=True)]
+    assert names == ["a.yaml"]
+    assert sorted(Path(s.path).name for s in iter_sources([str(tmp_path)])) == ["a.yaml", "b.yaml"]
