@@ -14,6 +14,7 @@ walk. What differs from a JSON Schema validator, on purpose, to match the API se
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -160,7 +161,7 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
             if close:
                 hint = f'did you mean "{close[0]}"? Values are case-sensitive'
             fix = Fix(FixKind.REPLACE, path, close[0], f'write "{close[0]}"') if len(close) == 1 else \
-                Fix(FixKind.REPLACE, path, None, blocked="no allowed value matches it ignoring case")
+                Fix(FixKind.REPLACE, path, blocked="no allowed value matches it ignoring case")
         errors.append(SchemaError(path, "schema/enum", f"Unsupported value: {show(value)}: supported values: {allowed}",
                                   hint=hint, fix=fix))
     if isinstance(value, dict):
@@ -353,7 +354,7 @@ def _type_hint(value: Any, expected: str) -> str:
             number = float(value)
         except ValueError:
             return ""
-        if number != number or number in (float("inf"), float("-inf")):
+        if not math.isfinite(number):
             return "the number is out of range for a 64-bit float, so YAML reads it as text"
         return "remove the quotes to write a number"
     if expected == "array" and isinstance(value, dict):
@@ -368,14 +369,14 @@ def _type_fix(value: Any, expected: str, path: Path) -> Fix | None:
     written as a string in a number field is unquoted. Never the other way round: a quoted ``"yes"`` in a
     boolean field stays an error, since what the user meant is not certain."""
     if expected == "string" and isinstance(value, (bool, int, float)):
-        return Fix(FixKind.QUOTE, path, None, "quote the value as written")
+        return Fix(FixKind.QUOTE, path, title="quote the value as written")
     if expected in ("number", "integer") and isinstance(value, str):
         if not NUMBER_TEXT.fullmatch(value):
-            return Fix(FixKind.REPLACE, path, None, blocked=f"{show(value)} is not a number as JSON writes it")
+            return Fix(FixKind.REPLACE, path, blocked=f"{show(value)} is not a number as JSON writes it")
         number = float(value)
         if expected == "integer" and not number.is_integer():
             return None
-        if number != number or number in (float("inf"), float("-inf")):
+        if not math.isfinite(number):
             return None
         return Fix(FixKind.REPLACE, path, int(number) if number.is_integer() else number, f"write the number {value}")
     return None
@@ -424,7 +425,7 @@ def _suggest(key: str, props: dict[str, _Node] | None) -> str:
         return f'did you mean "{lower[key.lower()]}"? Field names are case-sensitive'
     import difflib
 
-    close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.7)
+    close = difflib.get_close_matches(key, list(props), cutoff=0.7)  # best first
     if close:
         return f'did you mean "{close[0]}"?'
     return "known fields: " + ", ".join(sorted(props))

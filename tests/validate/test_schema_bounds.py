@@ -129,6 +129,9 @@ def test_long_values_are_shortened_in_messages_at_sixty_characters() -> None:
     ("2024-00-01T00:00:00Z", False),
     ("2024-01-00T00:00:00Z", False),
     ("2024-01-01T00:00:00.Z", False),
+    ("2024-1-01T00:00:00Z", False),
+    ("24-01-01T00:00:00Z", False),
+    ("2024/01/01T00:00:00Z", False),
     ("yesterday", False),
 ])
 def test_date_time_is_kube_openapis_is_date_time(text: str, valid: bool) -> None:
@@ -209,6 +212,8 @@ def test_additional_properties_true_and_preserve_keep_unknown_keys() -> None:
      'did you mean "dataset"?'),
     ({"type": "object", "properties": {"zeta": {"type": "string"}, "alpha": {"type": "string"}}}, "qqqq",
      "known fields: alpha, zeta"),
+    ({"type": "object", "properties": {"dataset": {"type": "string"}}}, "dtst", 'did you mean "dataset"?'),
+    ({"type": "object", "properties": {"dataset": {"type": "string"}}}, "dat", "known fields: dataset"),  # 0.6 alike
 ])
 def test_unknown_field_hints(schema: dict[str, Any], key: str, hint: str) -> None:
     err = only(field(schema), {"f": {key: "v"}})
@@ -274,6 +279,8 @@ def test_type_errors_say_what_yaml_did(expected: str, value: Any, message: str, 
     ("number", "1e999", None),
     ("number", "0x10", Fix(FixKind.REPLACE, ("f",), None, blocked='"0x10" is not a number as JSON writes it')),
     ("boolean", "yes", None),
+    ("integer", True, None),
+    ("boolean", 1, None),
     ("object", "x", None),
 ])
 def test_type_fixes_only_where_the_repair_is_certain(expected: str, value: Any, fix: Fix | None) -> None:
@@ -298,6 +305,8 @@ def test_null_items_name_the_type_they_lack() -> None:
     assert found(field({"type": "array", "items": {"x-kubernetes-int-or-string": True}}), {"f": [None]}) == [
         ("schema/type", "f[0]", "Invalid value: null: must be of type integer or string")]
     assert found(field({"type": "array", "items": {"type": "string", "nullable": True}}), {"f": [None]}) == []
+    assert found(field({"type": "array", "items": {}}), {"f": [None]}) == [
+        ("schema/type", "f[0]", "Invalid value: null: must be of type value")]  # only a non-structural schema
 
 
 def test_enum_message_hint_and_fix() -> None:
@@ -364,6 +373,15 @@ def test_any_of_needs_one_match() -> None:
     assert found(schema, {"f": 0}) == [] and found(schema, {"f": 10}) == []
     assert found(schema, {"f": 5}) == [
         ("schema/any-of", "f", "Invalid value: 5: must match at least one of the allowed schemas (anyOf)")]
+
+
+def test_alternatives_are_tried_down_to_their_nested_fields() -> None:
+    schema = field({"type": "object", "x-kubernetes-preserve-unknown-fields": True, "anyOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]}]})
+    assert found(schema, {"f": {"a": "x"}}) == [] and found(schema, {"f": {"b": 1}}) == []
+    assert found(schema, {"f": {"a": 1}}) == [
+        ("schema/any-of", "f", "Invalid value: object: must match at least one of the allowed schemas (anyOf)")]
 
 
 def test_one_of_needs_exactly_one_match() -> None:
