@@ -198,3 +198,40 @@ def test_list_items_are_validated_as_objects() -> None:
     result = run(listed)
     assert result.counts.summary() == "1 file, 1 experiment: 1 valid, 0 invalid, 0 warnings"
     assert result.checked == [(OBJ, 4)]
+
+
+def fixes(result: FileResult) -> list[tuple[Any, ...]]:
+    return [(d.rule, d.path, d.fix.kind.value if d.fix else None, d.fix.value if d.fix else None,
+             [(e.start, e.end, e.text) for e in d.fix.edits] if d.fix else None) for d in result.diagnostics]
+
+
+def test_yaml11_booleans_in_a_boolean_field_are_written_as_kubernetes_reads_them() -> None:
+    text = VALID + "  trigger:\n    enabled: yes\n"
+    result = run(text)
+    at = text.index("yes")
+    assert [(d.rule, d.severity.value, d.message, d.hint) for d in result.diagnostics] == [
+        ("yaml/yaml11-boolean", "warning", 'yes is read as the boolean true by Kubernetes (YAML 1.1) but as the string '
+         '"yes" by YAML 1.2 tools (editors, yq, Python)', "write true")]
+    assert fixes(result) == [("yaml/yaml11-boolean", "spec.trigger.enabled", "replace", True, [(at, at + 3, "true")])]
+    off = run(VALID + "  trigger:\n    enabled: off\n")
+    assert [(d.hint, d.fix.value if d.fix else None) for d in off.diagnostics] == [("write false", False)]
+
+
+def test_a_yaml11_boolean_in_a_string_field_is_one_type_error() -> None:
+    result = run(VALID.replace("- input: Will it rain in Berlin tomorrow?", "- input: yes"))
+    assert [(d.rule, d.path, d.hint) for d in result.diagnostics if d.severity.value != "info"] == [
+        ("schema/type", "spec.dataset.inline.scenarios[0].steps[0].input",
+         'yes is a YAML 1.1 boolean for Kubernetes: write "yes" in quotes')]
+
+
+def test_sexagesimal_text_is_quoted_only_in_a_string_field() -> None:
+    text = VALID.replace("- input: Will it rain in Berlin tomorrow?", "- input: 1:30")
+    at = text.index("1:30")
+    assert fixes(run(text)) == [("yaml/sexagesimal", "spec.dataset.inline.scenarios[0].steps[0].input", "quote",
+                                 "1:30", [(at, at + 4, '"1:30"')])]
+    assert [(d.rule, d.message) for d in run(text).diagnostics] == [
+        ("yaml/sexagesimal", "1:30 is a string for Kubernetes but a base-60 number for YAML 1.1 tools; "
+         'quote it ("1:30")')]
+    number = run(VALID.replace("defaultThreshold: 0.8", "defaultThreshold: 1:30"))
+    assert [(d.rule, d.fix is not None and bool(d.fix.edits)) for d in number.diagnostics
+            if d.rule.startswith("yaml/")] == [("yaml/sexagesimal", False)]
