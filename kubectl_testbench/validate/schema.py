@@ -106,10 +106,6 @@ class SchemaValidator:
     def __init__(self, schema: Schema, skip_root_fields: tuple[str, ...] = ()) -> None:
         self.root = _Node(schema)
         self.skip_root_fields = frozenset(skip_root_fields)
-        if self.root.props is not None:
-            for key in skip_root_fields:
-                if key in self.root.props:
-                    self.root.props[key] = _Node({"x-kubernetes-preserve-unknown-fields": True})
 
     def unknown_fields(self, field: str, value: Any) -> list[SchemaError]:
         """The fields strict decoding rejects in a root field that is then dropped (``status`` on create)."""
@@ -153,7 +149,7 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
         _pruned(node, value, path, errors)
         return
     if node.enum is not None and value not in node.enum:
-        allowed = ", ".join(json.dumps(v) for v in node.enum)
+        allowed = ", ".join(json.dumps(v, ensure_ascii=False) for v in node.enum)  # as strconv.Quote writes them
         hint = ""
         fix = None
         if isinstance(value, str):
@@ -222,30 +218,27 @@ def _pruned(node: _Node | None, value: Any, path: Path, errors: list[SchemaError
 def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[SchemaError],
                   targets: list[CelTarget], skip: frozenset[str]) -> None:
     props = node.props
-    if props is not None or node.additional is not None or not node.preserve:
-        for key in list(value):
-            item = value[key]
-            child = props.get(key) if props is not None else None
-            if child is None:
-                if key in skip:
+    for key in list(value):
+        if key in skip:
+            continue
+        item = value[key]
+        child = props.get(key) if props is not None else None
+        if child is None:
+            if isinstance(node.additional, _Node):
+                if item is None and not node.additional.nullable:
+                    del value[key]
                     continue
-                if isinstance(node.additional, _Node):
-                    if item is None and not node.additional.nullable:
-                        del value[key]
-                        continue
-                    _check(node.additional, item, (*path, MapKey(key)), errors, targets)
-                elif node.additional is True or node.preserve or len(errors) >= MAX_ERRORS:
-                    continue
-                else:
-                    message = f'unknown field "{_dotted(path, key)}"'
-                    errors.append(SchemaError((*path, key), "schema/unknown-field", message,
-                                              hint=_suggest(key, props), key=True,
-                                              fix=_rename_fix(key, props, value, path)))
-                continue
-            if item is None and not child.nullable:
-                del value[key]  # the API server prunes nulls of non-nullable fields
-                continue
-            _check(child, item, (*path, key), errors, targets)
+                _check(node.additional, item, (*path, MapKey(key)), errors, targets)
+            elif node.additional is not True and not node.preserve and len(errors) < MAX_ERRORS:
+                message = f'unknown field "{_dotted(path, key)}"'
+                errors.append(SchemaError((*path, key), "schema/unknown-field", message,
+                                          hint=_suggest(key, props), key=True,
+                                          fix=_rename_fix(key, props, value, path)))
+            continue
+        if item is None and not child.nullable:
+            del value[key]  # the API server prunes nulls of non-nullable fields
+            continue
+        _check(child, item, (*path, key), errors, targets)
     for key, default in node.defaults.items():
         if key not in value:
             value[key] = default

@@ -447,3 +447,57 @@ def test_cel_targets_are_the_nodes_with_rules() -> None:
                                                      "properties": {"a": {"type": "string"}}}}}
     _, targets = SchemaValidator(schema).validate({"s": {"a": "x"}})
     assert [(t.path, t.value, t.schema["x-kubernetes-validations"]) for t in targets] == [(("s",), {"a": "x"}, [rule])]
+
+
+# --- every key of an object is checked, whatever came before it ---------------------------------------------------
+
+def test_later_keys_are_checked_after_skipped_pruned_allowed_and_unknown_ones() -> None:
+    schema = {"type": "object", "properties": {
+        "s": {"type": "string"}, "n": {"type": "integer"},
+        "m": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "free": {"type": "object", "additionalProperties": True, "properties": {"a": {"type": "integer"}}},
+        "kept": {"type": "object", "x-kubernetes-preserve-unknown-fields": True,
+                 "properties": {"a": {"type": "integer"}}},
+    }}
+    value = {"skipped": 1, "s": None, "m": {"x": None, "y": "1"}, "free": {"any": 1, "a": "1"},
+             "kept": {"any": 1, "a": "1"}, "u1": 1, "u2": 2, "n": "1"}
+    errors, _ = SchemaValidator(schema, skip_root_fields=("skipped",)).validate(value)
+    assert [(e.rule, field_path(e.path)) for e in errors] == [
+        ("schema/type", "m[y]"), ("schema/type", "free.a"), ("schema/type", "kept.a"),
+        ("schema/unknown-field", "u1"), ("schema/unknown-field", "u2"), ("schema/type", "n")]
+    assert "s" not in value and value["m"] == {"y": "1"} and value["skipped"] == 1
+
+
+def test_nothing_more_is_checked_once_the_error_limit_is_reached() -> None:
+    value: dict[str, Any] = {f"k{i}": i for i in range(MAX_ERRORS)}
+    value["n"] = "not a number"
+    errors, _ = SchemaValidator({"type": "object", "properties": {"n": {"type": "integer"}}}).validate(value)
+    assert len(errors) == MAX_ERRORS and errors[-1].rule == "schema/unknown-field"
+
+
+def test_cel_targets_inside_lists_and_maps() -> None:
+    rule = {"rule": "self > 0"}
+    schema = {"type": "object", "properties": {
+        "l": {"type": "array", "items": {"type": "integer", "x-kubernetes-validations": [rule]}},
+        "m": {"type": "object", "additionalProperties": {"type": "integer", "x-kubernetes-validations": [rule]}}}}
+    _, targets = SchemaValidator(schema).validate({"l": [1, 2], "m": {"a": 3}})
+    assert [(field_path(t.path), t.value) for t in targets] == [("l[0]", 1), ("l[1]", 2), ("m[a]", 3)]
+
+
+def test_set_items_are_compared_as_values_not_as_written() -> None:
+    schema = field({"type": "array", "x-kubernetes-list-type": "set",
+                    "items": {"type": "object", "x-kubernetes-map-type": "atomic",
+                              "x-kubernetes-preserve-unknown-fields": True}})
+    assert found(schema, {"f": [{"a": 1, "b": 2}, {"b": 2, "a": 1}]}) == [
+        ("schema/duplicate", "f[1]", "Duplicate value: object")]
+
+
+def test_map_keys_count_only_for_map_lists() -> None:
+    schema = field({"type": "array", "x-kubernetes-list-type": "atomic", "x-kubernetes-list-map-keys": ["name"],
+                    "items": {"type": "object", "properties": {"name": {"type": "string"}}}})
+    assert found(schema, {"f": [{"name": "a"}, {"name": "a"}]}) == []
+
+
+def test_messages_keep_non_ascii_text_readable() -> None:
+    assert found(field({"type": "string", "enum": ["Grüße"]}), {"f": "Grüsse"}) == [
+        ("schema/enum", "f", 'Unsupported value: "Grüsse": supported values: "Grüße"')]
