@@ -501,3 +501,9 @@ def test_map_keys_count_only_for_map_lists() -> None:
 def test_messages_keep_non_ascii_text_readable() -> None:
     assert found(field({"type": "string", "enum": ["Grüße"]}), {"f": "Grüsse"}) == [
         ("schema/enum", "f", 'Unsupported value: "Grüsse": supported values: "Grüße"')]
+
+
+def test_a_free_form_int_or_string_keeps_the_keys_of_a_wrong_value() -> None:
+    schema = field({"x-kubernetes-int-or-string": True, "x-kubernetes-preserve-unknown-fields": True})
+    assert found(schema, {"f": {"a": 1}}) == [
+        ("schema/type", "f", "Invalid value: object: must be an integer or a string")]
