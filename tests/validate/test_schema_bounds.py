@@ -507,3 +507,14 @@ def test_a_free_form_int_or_string_keeps_the_keys_of_a_wrong_value() -> None:
     schema = field({"x-kubernetes-int-or-string": True, "x-kubernetes-preserve-unknown-fields": True})
     assert found(schema, {"f": {"a": 1}}) == [
         ("schema/type", "f", "Invalid value: object: must be an integer or a string")]
+
+
+def test_pruning_inside_a_free_form_value_follows_declared_lists() -> None:
+    schema = field({"type": "string", "x-kubernetes-preserve-unknown-fields": True, "properties": {
+        "l": {"type": "array", "items": {"type": "object", "properties": {"z": {"type": "string"}}}}}})
+    assert found(schema, {"f": {"l": [{"z": "1", "q": 1}]}}) == [
+        ("schema/type", "f", "Invalid value: object: must be of type string"),
+        ("schema/unknown-field", "f.l[0].q", 'unknown field "f.l[0].q"')]
+    free_list = field({"type": "array", "x-kubernetes-preserve-unknown-fields": True,
+                       "items": {"type": "object", "properties": {"z": {"type": "string"}}}})
+    assert found(free_list, {"f": 5}) == [("schema/type", "f", "Invalid value: 5: must be of type array")]
