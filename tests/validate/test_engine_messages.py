@@ -235,3 +235,39 @@ def test_sexagesimal_text_is_quoted_only_in_a_string_field() -> None:
     number = run(VALID.replace("defaultThreshold: 0.8", "defaultThreshold: 1:30"))
     assert [(d.rule, d.fix is not None and bool(d.fix.edits)) for d in number.diagnostics
             if d.rule.startswith("yaml/")] == [("yaml/sexagesimal", False)]
+
+
+def test_unreadable_files_are_one_error_each_at_their_place(tmp_path: Any) -> None:
+    from kubectl_testbench.validate.engine import validate_bytes, validate_paths
+
+    binary = validate_bytes(b"\x00\x01", "b.yaml", Options())
+    assert [(d.rule, d.file, d.line, d.col, d.message) for d in binary.diagnostics] == [
+        ("input/binary", "b.yaml", 1, 1, "binary file (NUL byte at offset 0), not YAML or JSON")]
+    latin = validate_bytes(b"a: \xff\n", "b.yaml", Options())
+    assert [(d.rule, d.line, d.col) for d in latin.diagnostics] == [("input/encoding", 1, 4)]
+    missing = next(validate_paths([str(tmp_path / "absent.yaml")], Options(), jobs=1))
+    assert [(d.severity.value, d.line, d.col, d.location) for d in missing.diagnostics] == [
+        ("error", 0, 0, str(tmp_path / "absent.yaml"))]
+    for result in (binary, latin, missing):
+        assert (result.counts.files, result.counts.unreadable, result.counts.errors) == (1, 1, 1)
+
+
+def test_template_notice_names_its_file() -> None:
+    result = template_notice("chart.yaml")
+    assert (result.path, [d.file for d in result.diagnostics]) == ("chart.yaml", ["chart.yaml"])
+
+
+def test_an_empty_dataset_is_told_what_to_add() -> None:
+    result = run(VALID.replace("  dataset:\n    inline:", "  dataset: {}\n  x:\n    inline:"))
+    assert [(d.rule, d.line, d.col, d.hint) for d in result.diagnostics if d.rule.startswith("cel/")] == [
+        ("cel/dataset-exactly-one", 9, 12, "add one of spec.dataset.inline, spec.dataset.s3 or spec.dataset.url")]
+    s3 = run(VALID.replace("  dataset:\n", "  dataset:\n    s3:\n      bucket: b\n      key: k.json\n"))
+    assert [d.hint for d in s3.diagnostics if d.rule == "cel/dataset-exactly-one"] == ["found s3 and inline: keep one"]
+
+
+def test_not_evaluated_notes_name_the_rule_and_the_object() -> None:
+    blocked = VALID.replace("      defaultThreshold: 0.8\n", "      defaultThreshold: [1]\n")
+    notes = [d for d in run(blocked).diagnostics if d.rule == "cel/not-evaluated"]
+    assert [(d.path, d.message, d.object) for d in notes if d.path == "spec.dataset"] == [
+        ("spec.dataset", "the rule 'exactly one of s3, url, or inline must be set' was not checked because the "
+         "object was invalid; correct the existing errors to complete validation", OBJ)]

@@ -88,3 +88,57 @@ def test_only_testbench_files_leaves_other_files_unread(tmp_path: Path) -> None:
     names = [Path(s.path).name for s in iter_sources([str(tmp_path)], only_testbench_files=True)]
     assert names == ["a.yaml"]
     assert sorted(Path(s.path).name for s in iter_sources([str(tmp_path)])) == ["a.yaml", "b.yaml"]
+
+
+RENDERED = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: weather-eval-dataset
+  namespace: agents
+  labels:
+    app.kubernetes.io/managed-by: kubectl-testbench
+data: {}
+"""
+
+
+def test_rendered_manifests_are_kept_for_apply_with_their_place() -> None:
+    from kubectl_testbench.validate.engine import ExperimentDoc
+
+    text = VALID + "---\n" + RENDERED
+    result = validate_text(text, "out.yaml", Options(keep_manifests=True))
+    assert result.diagnostics == []
+    line = VALID.count("\n") + 2
+    assert result.manifests == [ExperimentDoc("out.yaml", 1, line, yaml.safe_load(RENDERED))]
+    assert validate_text(text, "out.yaml", Options()).manifests == []
+    unlabelled = RENDERED.replace("kubectl-testbench", "helm")
+    assert validate_text(unlabelled, "out.yaml", Options(keep_manifests=True)).manifests == []
+
+
+def test_a_rendered_manifest_without_namespace_cannot_be_applied() -> None:
+    text = "---\n" + RENDERED.replace("  namespace: agents\n", "")
+    result = validate_text(text, "out.yaml", Options(keep_manifests=True))
+    assert [(d.rule, d.severity.value, d.file, d.line, d.col, d.path, d.message, d.hint)
+            for d in result.diagnostics] == [
+        ("render/manifest", "error", "out.yaml", 4, 1, "metadata",
+         "ConfigMap labelled app.kubernetes.io/managed-by=kubectl-testbench has no metadata.namespace: it was not "
+         "written by kubectl testbench render, or was edited since", "render the directory again")]
+    assert result.manifests == []
+
+
+def test_json_streams_count_and_place_every_document() -> None:
+    rendered = yaml.safe_load(RENDERED)
+    text = json.dumps(yaml.safe_load(VALID)) + "\n" + json.dumps(rendered) + "\n"
+    result = validate_text(text, "f.json", Options(keep_manifests=True, keep_experiments=True))
+    assert [(e.file, e.index, e.line) for e in result.experiments] == [("f.json", 0, 1)]
+    assert [(e.file, e.index, e.line, e.data) for e in result.manifests] == [("f.json", 1, 2, rendered)]
+    assert result.counts.summary() == "1 file, 1 experiment: 1 valid, 0 invalid, 0 warnings (1 other document skipped)"
+    doc = yaml.safe_load(VALID)
+    doc["spec"]["agentRf"] = doc["spec"].pop("agentRef")
+    slow = validate_text(json.dumps(rendered) + "\n" + json.dumps(doc) + "\n", "f.json", Options(keep_manifests=True))
+    assert [(d.file, d.line) for d in slow.diagnostics if d.rule == "schema/unknown-field"] == [("f.json", 2)]
+    assert [(e.index, e.line) for e in slow.manifests] == [(0, 1)]
+    assert slow.counts.summary() == "1 file, 1 experiment: 0 valid, 1 invalid, 0 warnings (1 other document skipped)"
+    broken = validate_text(json.dumps(rendered) + '\n{"a": ', "f.json", Options())
+    assert [(d.rule, d.file, d.line) for d in broken.diagnostics] == [("yaml/syntax", "f.json", 2)]
+    assert validate_text("[]", "f.json", Options()).diagnostics[0].rule == "yaml/not-an-object"
