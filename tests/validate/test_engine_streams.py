@@ -142,3 +142,35 @@ def test_json_streams_count_and_place_every_document() -> None:
     broken = validate_text(json.dumps(rendered) + '\n{"a": ', "f.json", Options())
     assert [(d.rule, d.file, d.line) for d in broken.diagnostics] == [("yaml/syntax", "f.json", 2)]
     assert validate_text("[]", "f.json", Options()).diagnostics[0].rule == "yaml/not-an-object"
+
+
+def test_run_cel_reports_failures_errors_and_refused_rules() -> None:
+    from kubectl_testbench.validate.engine import run_cel
+    from kubectl_testbench.validate.schema import CelTarget
+
+    found: list[tuple[Any, ...]] = []
+
+    def add(rule: str, path: Any, message: str, hint: str = "", key: bool = False, fix: Any = None) -> None:
+        found.append((rule, path, message, hint))
+
+    obj = {"type": "object", "properties": {"n": {"type": "integer"}}, "x-kubernetes-validations": [
+        {"rule": "self.n > 1", "message": "n must be over 1"}, {"rule": "1 / self.n > 0"}]}
+    number = {"type": "integer", "x-kubernetes-validations": [
+        {"rule": "self > 0", "reason": "FieldValueForbidden", "message": "positive"}]}
+    run_cel([CelTarget(("spec",), {"n": 0}, obj), CelTarget(("spec", "k"), -1, number)], add, refused={})
+    assert found == [
+        ("cel/rule", ("spec",), 'Invalid value: "object": n must be over 1', ""),
+        ("cel/error", ("spec",),
+         'Invalid value: "object": modulus or divide by zero evaluating rule: 1 / self.n > 0', ""),
+        ("cel/rule", ("spec", "k"), "Forbidden: positive", "")]
+
+    class Refusal:
+        path = "spec.x"
+        message = "too costly"
+
+    found.clear()
+    run_cel([CelTarget(("spec",), {"n": 0}, obj)], add, refused={(("spec",), 1): Refusal()})
+    assert found == [
+        ("cel/rule", ("spec",), 'Invalid value: "object": n must be over 1', ""),
+        ("cel/cost", ("spec",), "the API server refuses this CRD: spec.x: too costly",
+         "the rule was not evaluated; bound the lists and strings it iterates over")]
