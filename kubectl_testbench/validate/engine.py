@@ -351,7 +351,7 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
         if not api_version and not kind:
             result.counts.skipped += 1  # a mapping that is no Kubernetes object at all (a CI config...)
             return
-        at = locate(data, ("kind",), key=True) or locate(data, ("apiVersion",), key=True) or _start(data, start_line)
+        at = locate(data, ("kind",), key=True) or _start(data, start_line)  # where kind is missing: the object
         _add(result, "kind/missing", path, at,
              ("kind",), "the object has no kind: kubectl rejects it (Object 'Kind' is missing)",
              f"add kind: {KIND}" if group == GROUP else "add the object's kind")

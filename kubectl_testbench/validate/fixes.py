@@ -52,12 +52,6 @@ def near(key: str, known: Iterable[str]) -> list[str]:
             if name != key and (name.lower() == key.lower() or edit_distance(key, name) <= MAX_KEY_DISTANCE)]
 
 
-def one_near(key: str, known: Iterable[str]) -> str | None:
-    """The single known name ``key`` is a slip of; None when there is none or more than one."""
-    close = near(key, known)
-    return close[0] if len(close) == 1 else None
-
-
 def rename_fix(path: Path, key: str, known: Iterable[str], present: Iterable[str]) -> Fix:
     """Rename ``key`` to the one known field it is a slip of, when that field is not set; else say why not."""
     close = near(key, known)

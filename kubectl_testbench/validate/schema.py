@@ -14,9 +14,9 @@ walk. What differs from a JSON Schema validator, on purpose, to match the API se
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from kubectl_testbench.load.positions import MapKey, Path, PathSegment
@@ -106,10 +106,6 @@ class SchemaValidator:
     def __init__(self, schema: Schema, skip_root_fields: tuple[str, ...] = ()) -> None:
         self.root = _Node(schema)
         self.skip_root_fields = frozenset(skip_root_fields)
-        if self.root.props is not None:
-            for key in skip_root_fields:
-                if key in self.root.props:
-                    self.root.props[key] = _Node({"x-kubernetes-preserve-unknown-fields": True})
 
     def unknown_fields(self, field: str, value: Any) -> list[SchemaError]:
         """The fields strict decoding rejects in a root field that is then dropped (``status`` on create)."""
@@ -153,7 +149,7 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
         _pruned(node, value, path, errors)
         return
     if node.enum is not None and value not in node.enum:
-        allowed = ", ".join(json.dumps(v) for v in node.enum)
+        allowed = ", ".join(json.dumps(v, ensure_ascii=False) for v in node.enum)  # as strconv.Quote writes them
         hint = ""
         fix = None
         if isinstance(value, str):
@@ -161,7 +157,7 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
             if close:
                 hint = f'did you mean "{close[0]}"? Values are case-sensitive'
             fix = Fix(FixKind.REPLACE, path, close[0], f'write "{close[0]}"') if len(close) == 1 else \
-                Fix(FixKind.REPLACE, path, None, blocked="no allowed value matches it ignoring case")
+                Fix(FixKind.REPLACE, path, blocked="no allowed value matches it ignoring case")
         errors.append(SchemaError(path, "schema/enum", f"Unsupported value: {show(value)}: supported values: {allowed}",
                                   hint=hint, fix=fix))
     if isinstance(value, dict):
@@ -222,30 +218,27 @@ def _pruned(node: _Node | None, value: Any, path: Path, errors: list[SchemaError
 def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[SchemaError],
                   targets: list[CelTarget], skip: frozenset[str]) -> None:
     props = node.props
-    if props is not None or node.additional is not None or not node.preserve:
-        for key in list(value):
-            item = value[key]
-            child = props.get(key) if props is not None else None
-            if child is None:
-                if key in skip:
+    for key in list(value):
+        if key in skip:
+            continue
+        item = value[key]
+        child = props.get(key) if props is not None else None
+        if child is None:
+            if isinstance(node.additional, _Node):
+                if item is None and not node.additional.nullable:
+                    del value[key]
                     continue
-                if isinstance(node.additional, _Node):
-                    if item is None and not node.additional.nullable:
-                        del value[key]
-                        continue
-                    _check(node.additional, item, (*path, MapKey(key)), errors, targets)
-                elif node.additional is True or node.preserve or len(errors) >= MAX_ERRORS:
-                    continue
-                else:
-                    message = f'unknown field "{_dotted(path, key)}"'
-                    errors.append(SchemaError((*path, key), "schema/unknown-field", message,
-                                              hint=_suggest(key, props), key=True,
-                                              fix=_rename_fix(key, props, value, path)))
-                continue
-            if item is None and not child.nullable:
-                del value[key]  # the API server prunes nulls of non-nullable fields
-                continue
-            _check(child, item, (*path, key), errors, targets)
+                _check(node.additional, item, (*path, MapKey(key)), errors, targets)
+            elif node.additional is not True and not node.preserve and len(errors) < MAX_ERRORS:
+                message = f'unknown field "{_dotted(path, key)}"'
+                errors.append(SchemaError((*path, key), "schema/unknown-field", message,
+                                          hint=_suggest(key, props), key=True,
+                                          fix=_rename_fix(key, props, value, path)))
+            continue
+        if item is None and not child.nullable:
+            del value[key]  # the API server prunes nulls of non-nullable fields
+            continue
+        _check(child, item, (*path, key), errors, targets)
     for key, default in node.defaults.items():
         if key not in value:
             value[key] = default
@@ -318,12 +311,8 @@ def _check_number(node: _Node, value: float, path: Path, errors: list[SchemaErro
 
 def _passes(node: _Node, value: Any) -> bool:
     errors: list[SchemaError] = []
-    _check(node, _copy(value), (), errors, [])
+    _check(node, json.loads(json.dumps(value)), (), errors, [])  # on a copy: defaults and pruning change it
     return not errors
-
-
-def _copy(value: Any) -> Any:
-    return json.loads(json.dumps(value)) if isinstance(value, (dict, list)) else value
 
 
 def _is_type(value: Any, t: str) -> bool:
@@ -358,7 +347,7 @@ def _type_hint(value: Any, expected: str) -> str:
             number = float(value)
         except ValueError:
             return ""
-        if number != number or number in (float("inf"), float("-inf")):
+        if not math.isfinite(number):
             return "the number is out of range for a 64-bit float, so YAML reads it as text"
         return "remove the quotes to write a number"
     if expected == "array" and isinstance(value, dict):
@@ -373,14 +362,14 @@ def _type_fix(value: Any, expected: str, path: Path) -> Fix | None:
     written as a string in a number field is unquoted. Never the other way round: a quoted ``"yes"`` in a
     boolean field stays an error, since what the user meant is not certain."""
     if expected == "string" and isinstance(value, (bool, int, float)):
-        return Fix(FixKind.QUOTE, path, None, "quote the value as written")
+        return Fix(FixKind.QUOTE, path, title="quote the value as written")
     if expected in ("number", "integer") and isinstance(value, str):
         if not NUMBER_TEXT.fullmatch(value):
-            return Fix(FixKind.REPLACE, path, None, blocked=f"{show(value)} is not a number as JSON writes it")
+            return Fix(FixKind.REPLACE, path, blocked=f"{show(value)} is not a number as JSON writes it")
         number = float(value)
         if expected == "integer" and not number.is_integer():
             return None
-        if number != number or number in (float("inf"), float("-inf")):
+        if not math.isfinite(number):
             return None
         return Fix(FixKind.REPLACE, path, int(number) if number.is_integer() else number, f"write the number {value}")
     return None
@@ -391,12 +380,34 @@ def _rename_fix(key: str, props: dict[str, _Node] | None, obj: dict[str, Any], p
     return rename_fix(path, key, props or (), obj)
 
 
+_TIME = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|[+-][0-9]{2}:[0-9]{2})\Z")
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
+
+
 def _is_datetime(value: str) -> bool:
-    try:
-        datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError:
+    """kube-openapi's strfmt.IsDateTime, quirks included: split at every "t" (any case), the part before the first
+    is a full date, the part after it a time with seconds and an offset; what follows a second "t" is not read."""
+    parts = value.lower().split("t")
+    if len(parts) < 2 or not _is_date(parts[0]):
         return False
-    return "T" in value.upper()
+    m = _TIME.match(parts[1])
+    return m is not None and m[1] <= "23" and m[2] <= "59" and m[3] <= "59"
+
+
+def _is_date(text: str) -> bool:
+    """Go's time.Parse("2006-01-02", text): four-digit year (0000 included), a day that exists in its month."""
+    m = _DATE.match(text)
+    if m is None:
+        return False
+    year, month, day = int(m[1]), int(m[2]), int(m[3])
+    return 1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)
+
+
+def _days_in_month(year: int, month: int) -> int:
+    """Days in ``month`` of the proleptic Gregorian ``year`` (year 0 is a leap year, as in Go)."""
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
 
 
 def _suggest(key: str, props: dict[str, _Node] | None) -> str:
@@ -407,7 +418,7 @@ def _suggest(key: str, props: dict[str, _Node] | None) -> str:
         return f'did you mean "{lower[key.lower()]}"? Field names are case-sensitive'
     import difflib
 
-    close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.7)
+    close = difflib.get_close_matches(key, list(props), cutoff=0.7)  # best first
     if close:
         return f'did you mean "{close[0]}"?'
     return "known fields: " + ", ".join(sorted(props))

@@ -1,0 +1,56 @@
+"""The process pool behind validating many files: input order, inherited compiled schema, bounded batches."""
+
+from __future__ import annotations
+
+import multiprocessing.pool
+from typing import Any
+
+import pytest
+
+from kubectl_testbench.validate.parallel import ordered_map
+
+
+def _scaled(item: int, options: Any) -> tuple[int, int]:
+    import os
+
+    return item * options, os.getpid()
+
+
+def _validator_was_inherited(item: int, options: Any) -> bool:
+    from kubectl_testbench.validate.crdschema import experiment_validator
+
+    return experiment_validator.cache_info().currsize == 1  # type: ignore[attr-defined]
+
+
+def test_results_keep_input_order_and_come_from_worker_processes() -> None:
+    import os
+
+    results = list(ordered_map(_scaled, list(range(50)), 3, 2))
+    assert [r for r, _ in results] == [i * 3 for i in range(50)]
+    assert os.getpid() not in {pid for _, pid in results}
+
+
+def test_workers_inherit_the_compiled_schema_instead_of_building_it_again() -> None:
+    from kubectl_testbench.validate.crdschema import experiment_validator
+
+    experiment_validator.cache_clear()  # type: ignore[attr-defined]
+    assert all(ordered_map(_validator_was_inherited, [1, 2, 3], None, 2))
+
+
+@pytest.mark.parametrize(("items", "workers", "chunk"), [
+    (0, 2, 1), (15, 2, 1), (16, 2, 1), (32, 2, 2), (47, 2, 2), (48, 2, 3), (1024, 2, 64), (1040, 2, 64),
+    (2000, 2, 64), (100, 1, 12), (100, 4, 3),
+])
+def test_batches_are_an_eighth_of_a_workers_share_at_most_64(monkeypatch: pytest.MonkeyPatch, items: int,
+                                                               workers: int, chunk: int) -> None:
+    """Small batches keep the pool busy to the end; the cap bounds the results held in memory at once."""
+    seen: list[int] = []
+    imap = multiprocessing.pool.Pool.imap
+
+    def spy(self: multiprocessing.pool.Pool, func: Any, iterable: Any, chunksize: int = 1) -> Any:
+        seen.append(chunksize)
+        return imap(self, func, iterable, chunksize)
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "imap", spy)
+    assert len(list(ordered_map(_scaled, list(range(items)), 1, workers))) == items
+    assert seen == [chunk]
