@@ -29,7 +29,8 @@ def test_keywords_are_literals_and_positions_are_kept(parser: Any) -> None:
     assert tokens == [("BOOL_LIT", "true"), ("NULL_LIT", "null"), ("IDENT", "x"), ("BOOL_LIT", "false")]
     [x] = [t for t in tree.scan_values(lambda t: t.type == "IDENT")]
     assert (x.line, x.column, x.end_pos) == (1, 17, 17)
-    assert (tree.meta.line, tree.meta.column, tree.meta.end_line) == (1, 1, 2)
+    spanning = parser.parse("x\n  || y")
+    assert (spanning.meta.line, spanning.meta.column, spanning.meta.end_line) == (1, 1, 2)
 
 
 def test_the_loaded_parser_is_not_in_debug_mode_and_starts_at_expr(parser: Any) -> None:
