@@ -147,7 +147,8 @@ def test_cardinality_multiplies_through_nested_lists_and_maps() -> None:
     inner = _rule_in_lists(1000, 10_001)
     schema = {"type": "object", "properties": {"l": inner, "m": {
         "type": "object", "maxProperties": 2_000_000,
-        "additionalProperties": {"type": "object", "x-kubernetes-validations": [{"rule": "true"}, {"rule": "[1, 2, 3, 4].size() == 4"}]}}}}
+        "additionalProperties": {"type": "object", "x-kubernetes-validations": [
+            {"rule": "true"}, {"rule": "[1, 2, 3, 4].size() == 4"}]}}}}
     findings = {f.path: f.message for f in check_schema(schema, compile_rule)}
     assert findings == {
         "spec.validation.openAPIV3Schema.properties[l].items.items.x-kubernetes-validations[0].rule":
