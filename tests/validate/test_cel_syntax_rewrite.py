@@ -88,3 +88,12 @@ def test_rewritten_rules_evaluate_as_the_api_server_would(rule: str, value: dict
                                                "l": {"type": "array", "items": {"type": "string"}}}}
     outcome = compiled({"rule": rule})._run(value, schema)
     assert (outcome.passed, outcome.error) == (passed, "")
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("[?1] + x[?0]", "[?1] + x.optIndex(0)"),  # a list literal first, then an index
+    ("f([?1], x[?0])", "f([?1], x.optIndex(0))"),
+    ("x[?0 + y[?1]", "x[?0 + y[?1]"),  # unclosed: nothing is rewritten, the parser reports the source
+])
+def test_each_optional_index_is_judged_on_its_own(source: str, expected: str) -> None:
+    assert rewrite(source) == expected
