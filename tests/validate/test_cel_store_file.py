@@ -140,3 +140,18 @@ def test_the_process_store_lives_in_the_private_cache_directory(tmp_path: Path,
     store = cel_store.store()
     assert store.path == tmp_path / "kubectl-testbench" / cel_store.FILE_NAME
     assert cel_store.store() is store
+
+
+def test_a_process_that_remembers_one_outcome_writes_it_at_exit(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    code = ("from pathlib import Path; from kubectl_testbench.validate.cel_store import Store;"
+            f"s = Store(Path({str(tmp_path)!r})); s.put_outcome('k', [True, '', '', []])")
+    subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(ROOT)}, check=True)
+    assert _saved(tmp_path)["outcomes"] == {"k": [True, "", "", []]}
+    code = "from kubectl_testbench.validate.cel_store import Store; s = Store(None); s.put_outcome('k', [True])"
+    subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(ROOT)}, check=True, cwd=tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [cel_store.FILE_NAME]
