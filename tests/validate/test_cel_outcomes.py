@@ -13,6 +13,7 @@ from kubectl_testbench.validate import cel_cost
 from kubectl_testbench.validate.cel import (
     REASONS,
     CelOutcome,
+    CompiledRule,
     analysis_key,
     compiled,
     evaluate_rule,
@@ -131,10 +132,10 @@ def test_the_offline_limit_says_how_many_units_were_allowed() -> None:
 
 
 def test_an_outcome_stopped_by_a_limit_is_not_remembered() -> None:
-    spec = {"rule": "self.l.all(x, x > 0)"}
-    stopped = compiled(spec).evaluate({"l": [1, 2, 3]}, OBJECT, Meter(per_call=2))
-    assert stopped.stopped == "call"
-    assert compiled(spec).evaluate({"l": [1, 2, 3]}, OBJECT) == CelOutcome(True)
+    rule = CompiledRule({"rule": "self.l.all(x, x > 0)"})  # its own memo, whatever ran before
+    stopped = rule.evaluate({"l": [1, 2, 3]}, OBJECT, Meter(per_call=2))
+    assert stopped.stopped == "call" and rule.memo == {}
+    assert rule.evaluate({"l": [1, 2, 3]}, OBJECT) == CelOutcome(True) and len(rule.memo) == 1
 
 
 def test_transition_rules_are_skipped_before_anything_is_evaluated() -> None:
