@@ -150,8 +150,9 @@ def test_a_process_that_remembers_one_outcome_writes_it_at_exit(tmp_path: Path) 
 
     code = ("from pathlib import Path; from kubectl_testbench.validate.cel_store import Store;"
             f"s = Store(Path({str(tmp_path)!r})); s.put_outcome('k', [True, '', '', []])")
-    subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(ROOT)}, check=True)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
     assert _saved(tmp_path)["outcomes"] == {"k": [True, "", "", []]}
     code = "from kubectl_testbench.validate.cel_store import Store; s = Store(None); s.put_outcome('k', [True])"
-    subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(ROOT)}, check=True, cwd=tmp_path)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, cwd=tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == [cel_store.FILE_NAME]
