@@ -154,5 +154,5 @@ def test_a_process_that_remembers_one_outcome_writes_it_at_exit(tmp_path: Path) 
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
     assert _saved(tmp_path)["outcomes"] == {"k": [True, "", "", []]}
     code = "from kubectl_testbench.validate.cel_store import Store; s = Store(None); s.put_outcome('k', [True])"
-    subprocess.run([sys.executable, "-c", code], env=env, check=True, cwd=tmp_path)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == [cel_store.FILE_NAME]
