@@ -460,8 +460,9 @@ def to_cel(value: Any, schema: Schema, meter: Meter | None = None) -> Any:
     return json_to_cel(value)
 
 
-def _charge_all(value: Any, meter: Meter) -> None:
-    stack = [value]
+def _charge_all(value: dict[str, Any] | list[Any], meter: Meter) -> None:
+    """A unit for every value nested in ``value`` (``value`` itself was charged by :func:`to_cel`)."""
+    stack = list(value.values()) if isinstance(value, dict) else list(value)
     while stack:
         item = stack.pop()
         meter.charge()

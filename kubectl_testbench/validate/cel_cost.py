@@ -114,6 +114,13 @@ def _element(schema: Schema | None) -> Schema | None:
     return None
 
 
+def _indexed(schema: Schema | None) -> Schema | None:
+    """What ``x[i]`` gives: a list's element, a map's value (a comprehension over a map ranges over its keys)."""
+    if schema and schema.get("type") == "object" and isinstance(schema.get("additionalProperties"), dict):
+        return dict(schema["additionalProperties"])
+    return _element(schema)
+
+
 def _child(schema: Schema | None, name: str) -> Schema | None:
     if not schema:
         return None
@@ -148,7 +155,7 @@ def _cost(tree: Any, scope: dict[str, Schema | None]) -> tuple[int, Schema | Non
     if data == "member_index":
         target_cost, schema = _cost(children[0], scope)
         index_cost, _ = _cost(children[1], scope)
-        return target_cost + index_cost + 1, _element(schema)
+        return target_cost + index_cost + 1, _indexed(schema)
     if data == "member_dot_arg":
         return _method_cost(children, scope)
     if data == "ident_arg":

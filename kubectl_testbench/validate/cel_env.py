@@ -36,11 +36,11 @@ def build_environment() -> Any:
     return env
 
 
-def parser(precompiled: bool = True) -> Any:
+def parser() -> Any:
     """celpy's Lark parser: from the generated tables when they match the installed Lark and grammar."""
     from kubectl_testbench.validate import cel_tables
 
-    loaded = cel_tables.load() if precompiled else None
+    loaded = cel_tables.load()
     return loaded if loaded is not None else built_parser()
 
 
@@ -51,19 +51,15 @@ def built_parser() -> Any:
     writes a pickle to the shared temp dir, which another local user could replace; we only use a
     directory we own and nobody else can write.
     """
-    import logging
-
     import lark
 
     from kubectl_testbench.validate import cel_tables
 
-    logging.getLogger("lark").setLevel(logging.CRITICAL)
-    cache: str | bool = False
+    options = {**cel_tables.BUILD_OPTIONS, **cel_tables.runtime_options()}
     directory = private_cache_dir()
     if directory is not None:
-        cache = str(directory / f"cel-parser-lark{lark.__version__}.pickle")
-    options = {**cel_tables.BUILD_OPTIONS, **cel_tables.runtime_options()}
-    return lark.Lark(cel_tables.grammar_text(), cache=cache, **options)
+        options["cache"] = str(directory / f"cel-parser-lark{lark.__version__}.pickle")
+    return lark.Lark(cel_tables.grammar_text(), **options)
 
 
 def private_cache_dir() -> Path | None:

@@ -11,6 +11,7 @@ cel-go gives, never raised Python exceptions, so a failing call reads like the A
 
 from __future__ import annotations
 
+import json
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -66,7 +67,8 @@ def optional_none() -> Optional:
 
 
 def optional_of_non_zero_value(value: Any) -> Optional:
-    zero = value in (0, 0.0, "", False, None) or (isinstance(value, (list, dict)) and not value)
+    """optional.of(value) unless value is its type's zero (0, 0.0, false, '', b'', [], {}, null)."""
+    zero = value is None or (not value if isinstance(value, (int, float, str, bytes, list, dict)) else False)
     return NONE if zero else Optional(value, True)
 
 
@@ -329,7 +331,10 @@ def parse_request_uri(text: str) -> URL | str:
         scheme, rest = text[:colon].lower(), text[colon + 1:]
         if not rest.startswith("/") and rest:
             return "invalid URI for request"  # opaque URIs (mailto:x) are not request URIs
-    parts = urlsplit("x://" + rest[2:] if rest.startswith("//") else rest, allow_fragments=False)
+    try:
+        parts = urlsplit("x://" + rest[2:] if rest.startswith("//") else rest, allow_fragments=False)
+    except ValueError:  # urlsplit's "Invalid IPv6 URL": an unclosed '[' in the host
+        return "missing ']' in host"
     host = ""
     if rest.startswith("//"):
         authority = rest[2:].split("/", 1)[0].split("?", 1)[0]
@@ -349,7 +354,8 @@ def url(text: Any) -> Any:
         return _err("no such overload: url")
     parsed = parse_request_uri(text)
     if isinstance(parsed, str):
-        return _err(f"URL parse error during conversion from string: parse {text!r}: {parsed}")
+        quoted = json.dumps(str(text), ensure_ascii=False)  # Go's url.Error quotes the URL with %q
+        return _err(f"URL parse error during conversion from string: parse {quoted}: {parsed}")
     return parsed
 
 
@@ -417,10 +423,10 @@ def parse_quantity(text: str) -> Quantity | None:
         amount = Decimal(number)
     except InvalidOperation:
         return None
-    if suffix[:1] in ("e", "E") and len(suffix) > 1:
-        amount = amount.scaleb(int(suffix[1:]))
-    elif suffix:
+    if suffix in _SUFFIX:
         amount *= _SUFFIX[suffix]
+    elif suffix:  # a decimal exponent: e3, E-2 (Ei is the binary suffix above)
+        amount = amount.scaleb(int(suffix[1:]))
     return Quantity(amount)
 
 
@@ -448,7 +454,7 @@ def _q(name: str, fn: Any) -> Any:
 def _operand(other: Any) -> Decimal | None:
     if isinstance(other, Quantity):
         return other.amount
-    if isinstance(other, int) and not isinstance(other, bool):
+    if isinstance(other, int) and not isinstance(other, (bool, ct.BoolType)):
         return Decimal(int(other))
     if isinstance(other, str):  # quantity("50k").add("20k") in the library's examples
         parsed = parse_quantity(other)

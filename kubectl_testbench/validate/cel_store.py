@@ -43,12 +43,14 @@ class Store:
         self.dirty = False
         self.owner = os.getpid()
         self._load()
+        if self.path is not None:
+            atexit.register(self.save)
 
     def _load(self) -> None:
         if self.path is None:
             return
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(self.path.read_bytes())
         except (OSError, ValueError):
             return
         if not isinstance(data, dict) or data.get("stamp") != self.stamp:
@@ -59,17 +61,12 @@ class Store:
 
     def put_analysis(self, rule: str, analysis: Any) -> None:
         self.analyses[rule] = analysis
-        self._touch()
+        self.dirty = True
 
     def put_outcome(self, key: str, outcome: list[Any]) -> None:
         if len(key) > MAX_KEY:
             return
         self.outcomes[key] = outcome
-        self._touch()
-
-    def _touch(self) -> None:
-        if not self.dirty and self.path is not None:
-            atexit.register(self.save)
         self.dirty = True
 
     def save(self) -> None:
@@ -80,7 +77,7 @@ class Store:
         payload = json.dumps({"stamp": self.stamp, "analyses": self.analyses, "outcomes": outcomes})
         tmp = self.path.with_name(f".{FILE_NAME}.{os.getpid()}.tmp")
         try:
-            tmp.write_text(payload, encoding="utf-8")
+            tmp.write_bytes(payload.encode())  # JSON with ensure_ascii: plain ASCII
             os.replace(tmp, self.path)
         except OSError:
             with contextlib.suppress(OSError):

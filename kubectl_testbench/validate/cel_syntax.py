@@ -21,6 +21,9 @@ _STRING = re.compile(
 _NAMESPACED = re.compile(r"(?<![\w.])(optional|format)\.([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _OPT_SELECT = re.compile(r"\.\?\s*([A-Za-z_][A-Za-z0-9_]*)")
 _LIST_MIN = re.compile(r"\.min\(\s*\)")
+_OPT_INDEX = re.compile(r"\[\?")
+_INDEXABLE = re.compile(r"[\w)\]}\"']$")
+"""What an indexed expression ends with: a name, a call, an index, a map or a string literal."""
 _OPTIONAL_FUNCS = {"of": "optionalOf", "none": "optionalNone", "ofNonZeroValue": "optionalOfNonZeroValue"}
 
 
@@ -57,17 +60,12 @@ def _rewrite_opt_index(code: str) -> str:
     spans = [(m.start(), m.end()) for m in _STRING.finditer(code)]
 
     def in_string(i: int) -> bool:
-        return any(a <= i < b for a, b in spans)
+        return any(i in range(a, b) for a, b in spans)
 
     chars = list(code)
-    i = 0
-    while True:
-        i = code.find("[?", i)
-        if i < 0:
-            break
-        before = code[:i].rstrip()
-        if in_string(i) or not before or not (before[-1].isalnum() or before[-1] in "_)]}\"'"):
-            i += 2
+    for opening in _OPT_INDEX.finditer(code):
+        i = opening.start()
+        if in_string(i) or not _INDEXABLE.search(code[:i].rstrip()):
             continue  # a list literal's optional element ([?x]) is not supported by celpy
         depth, j = 0, i
         while j < len(code):
@@ -80,9 +78,8 @@ def _rewrite_opt_index(code: str) -> str:
                         break
             j += 1
         if j >= len(code):
-            break
+            break  # unclosed: left for the parser to report
         chars[i] = ".optIndex("
         chars[i + 1] = ""
         chars[j] = ")"
-        i += 2
     return "".join(chars)

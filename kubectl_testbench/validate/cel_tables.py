@@ -62,13 +62,10 @@ def stamp() -> dict[str, str]:
 
 def tables_text() -> str:
     """The committed ``cel-parser.json``: Lark's serialized parser for celpy's grammar, canonical."""
-    import logging
-
     import lark
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
 
-    logging.getLogger("lark").setLevel(logging.CRITICAL)
     parser = lark.Lark(grammar_text(), **BUILD_OPTIONS)
     data, memo = parser.memo_serialize([TerminalDef, Rule])
     data, memo = _canonical(data, memo)

@@ -158,7 +158,7 @@ def test_without_fitting_tables_the_parser_is_built_from_the_grammar(monkeypatch
     monkeypatch.setattr(cel_tables, "load", lambda path=None: None)
     parser = cel_env.parser()
     assert len(built) == 1 and parser.parse("1 + 2 == 3").data == "expr"
-    assert cel_env.parser(precompiled=True) is not None and len(built) == 2
+    assert cel_env.parser() is not None and len(built) == 2
 
 
 def test_tables_for_another_lark_or_grammar_are_not_used(tmp_path: Path) -> None:
