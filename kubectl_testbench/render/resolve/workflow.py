@@ -220,14 +220,15 @@ def _container(spec: Any, scope: _Scope, where: str) -> _Container:
 
 def _config_scope(label: str, template: str, schema: Any, given: Any, where: str, strict: bool) -> _Scope:
     scope = _Scope(label, template)
-    declared = _dict(schema, f"{where}.spec.config" if template else "spec.config")
+    at = f"{where}.spec.config" if template else "spec.config"
+    declared = _dict(schema, at)
     values = _dict(given, f"{label} config" if label else "config")
     for key in values:
         if key not in declared and strict:
             raise ResolveError(f"{label} config.{key}", f"is not declared by {template}; Testkube ignores such a "
                                "key and runs the template's default instead")
     for key, entry in declared.items():
-        entry = _dict(entry, f"{where}.spec.config.{key}")
+        entry = _dict(entry, f"{at}.{key}")
         kind = str(entry.get("type") or "string")
         if key in values:
             raw = values[key]
@@ -304,7 +305,8 @@ class _Evaluator:
     def __init__(self, variables: dict[str, Value], env: list[tuple[str, _Text | dict[str, Any]]]) -> None:
         self.variables = variables
         self.env = env
-        self.depth = 0
+        self.resolving: list[str] = []
+        """The env variables being evaluated, outermost first (a name met again is a cycle)."""
 
     def lookup_for(self, scope: _Scope) -> Callable[[str], Value]:
         def lookup(name: str) -> Value:
@@ -328,8 +330,8 @@ class _Evaluator:
             return True, self.variables[name]
         prefix, _, prop = name.rpartition(".")
         if prefix:
-            found, base = self._find(prefix)
-            if found and isinstance(base, dict) and prop in base:
+            base = self._find(prefix)[1]  # None when not found
+            if isinstance(base, dict) and prop in base:
                 return True, base[prop]
         return False, None
 
@@ -339,13 +341,15 @@ class _Evaluator:
                 continue
             if not isinstance(value, _Text):
                 raise UnknownVariable(f"env.{name}", "set from a reference: its value is only known in the cluster")
-            if self.depth > 16:
-                raise ExpressionError(f"env.{name} refers to itself")
-            self.depth += 1
+            if name in self.resolving:
+                cycle = [*self.resolving[self.resolving.index(name):], name]
+                raise ExpressionError(f"env.{name} refers to itself" + (
+                    f" ({' -> '.join('env.' + n for n in cycle)})" if len(cycle) > 2 else ""))
+            self.resolving.append(name)
             try:
                 return self.text(value)
             finally:
-                self.depth -= 1
+                self.resolving.pop()
         raise UnknownVariable(f"env.{name}", "not set on this step")
 
     def text(self, item: _Text) -> str:
@@ -369,15 +373,14 @@ def _join(parent: str, child: str) -> str:
     """``makepath(parent, child)``: an absolute child wins; a relative one is taken from the parent."""
     if not child:
         return parent
-    if child.startswith("/"):
-        return posixpath.normpath(child)
-    return posixpath.normpath(posixpath.join(parent or "/", child))
+    return posixpath.normpath(posixpath.join(parent or "/", child))  # join drops the parent of an absolute child
 
 
 def _repository(image: str) -> str:
-    name = image.split("@", 1)[0]
-    last = name.rsplit("/", 1)[-1]
-    return name[: len(name) - len(last)] + last.split(":", 1)[0]
+    """``registry:5000/org/name:tag@sha256:…`` -> ``registry:5000/org/name`` (a tag follows the last ``/``)."""
+    name = image.partition("@")[0]
+    last = name.rfind("/") + 1
+    return name[:last] + name[last:].partition(":")[0]
 
 
 def _step(item: _Step, root: _Container, root_files: list[tuple[dict[str, Any], _Scope, str]],
