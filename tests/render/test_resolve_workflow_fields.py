@@ -201,6 +201,8 @@ def test_env_chains_resolve_and_cycles_are_named() -> None:
     ("registry:5000/phase", ["entry"]),
     ("registry:5000/phase@sha256:ab", ["entry"]),
     ("phase:1", ["bare"]),
+    ("phase", ["bare"]),
+    ("registry:5000/org/phase", []),
     ("registry:5000/other:1", []),
     ("ghcr.io/agentic-layer/testbench/testworkflows-x:1", []),
 ])
@@ -235,11 +237,12 @@ def test_files_resolve_against_the_given_configmaps() -> None:
     t = template("t")
     t["spec"]["steps"][0]["content"] = {"files": [
         {"path": "a.json", "contentFrom": {"configMapKeyRef": {"name": "cm", "key": "a"}}},
-        {"path": "b", "contentFrom": {"secretKeyRef": {"name": "s", "key": "b"}}}]}
+        {"path": "b", "contentFrom": {"secretKeyRef": {"name": "s", "key": "b"}}}, {"path": "/empty"}]}
     cms = {("testkube", "cm"): {"data": {"a": "{\"x\": 1}"}}}
     [step] = resolve_workflow(workflow({"name": "t"}), by_name(t), configmaps=cms).steps
     assert step.files == [MountedFile("/data/a.json", {"configMapKeyRef": {"name": "cm", "key": "a"}}, '{"x": 1}'),
-                          MountedFile("/data/b", {"secretKeyRef": {"name": "s", "key": "b"}}, None)]
+                          MountedFile("/data/b", {"secretKeyRef": {"name": "s", "key": "b"}}, None),
+                          MountedFile("/empty", {"inline": True}, "")], "a file without content is empty"
     for configmaps, where in (({("testkube", "cm"): {"data": {"b": "x"}}}, "key 'a'"),
                               ({("other", "cm"): {"data": {"a": "x"}}}, "key 'a'"), ({}, "key 'a'")):
         with pytest.raises(ResolveError) as err:

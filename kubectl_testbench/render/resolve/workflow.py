@@ -379,8 +379,8 @@ def _join(parent: str, child: str) -> str:
 def _repository(image: str) -> str:
     """``registry:5000/org/name:tag@sha256:…`` -> ``registry:5000/org/name`` (a tag follows the last ``/``)."""
     name = image.partition("@")[0]
-    last = name.rfind("/") + 1
-    return name[:last] + name[last:].partition(":")[0]
+    head, colon, tag = name.rpartition(":")
+    return head if colon and "/" not in tag else name
 
 
 def _step(item: _Step, root: _Container, root_files: list[tuple[dict[str, Any], _Scope, str]],
@@ -478,7 +478,7 @@ def _file(spec: Any, scope: _Scope, where: str, ev: _Evaluator, working_dir: str
             content = str(data_map[cm_ref["key"]])
         return MountedFile(path, {"configMapKeyRef": cm_ref}, content)
     if "secretKeyRef" in ref:
-        return MountedFile(path, {"secretKeyRef": ref["secretKeyRef"]}, None)
+        return MountedFile(path, {"secretKeyRef": ref["secretKeyRef"]})  # a Secret's content is never known
     raise ResolveError(f"{where}.contentFrom", "only configMapKeyRef and secretKeyRef are supported")
 
 
