@@ -214,7 +214,7 @@ def test_the_entrypoint_is_found_by_repository(image: str, command: list[str]) -
     t["spec"]["steps"][0]["run"]["image"] = image
     known = {**IMAGE_ENTRYPOINTS, "registry:5000/phase": ("entry",), "phase": ("bare",)}
     [step] = resolve_workflow(workflow({"name": "t"}), by_name(t), entrypoints=known).steps
-    assert (step.command, step.entrypoint_from_image) == (command, True)
+    assert (step.command, step.entrypoint_from_image, step.image_pull_policy) == (command, True, ""), "no policy set"
 
 
 @pytest.mark.parametrize(("working_dirs", "expected"), [
@@ -282,3 +282,14 @@ def test_a_template_without_a_namespace_or_in_the_workflows_is_usable() -> None:
     t = template("t")
     del t["metadata"]["namespace"]
     assert resolve_workflow(workflow({"name": "t"}), by_name(t)).namespace == "testkube"
+
+
+def test_the_workflows_files_are_mounted_from_the_working_directory() -> None:
+    """A relative path of spec.content.files is taken from the working directory (constants.go: /data without)."""
+    [step] = resolve_workflow(workflow({"name": "t"}, container={"workingDir": "/app"},
+                                       content={"files": [{"path": "a.json", "content": "{}"}]}),
+                              by_name(template("t"))).steps
+    assert step.files == [MountedFile("/app/a.json", {"inline": True}, "{}")]
+    [step] = resolve_workflow(workflow({"name": "t"}, content={"files": [{"path": "a.json", "content": "{}"}]}),
+                              by_name(template("t"))).steps
+    assert step.files == [MountedFile("/data/a.json", {"inline": True}, "{}")]
