@@ -82,7 +82,8 @@ def test_a_batch_resolves_each_workflow_and_keeps_the_failures() -> None:
     bad["metadata"]["name"] = "bad"
     cm = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm", "namespace": "testkube"},
           "data": {"k": "v"}}
-    good["spec"]["content"] = {"files": [{"path": "/f", "contentFrom": {"configMapKeyRef": {"name": "cm", "key": "k"}}}]}
+    ref = {"configMapKeyRef": {"name": "cm", "key": "k"}}
+    good["spec"]["content"] = {"files": [{"path": "/f", "contentFrom": ref}]}
     result = resolve_objects(iter([cm, good, bad, template("t")]), by_name(template("t")),
                              ExecutionContext(number=9))
     [resolved] = result.workflows
