@@ -181,6 +181,11 @@ def test_the_last_entry_of_a_name_wins_in_the_place_of_that_entry() -> None:
                                       ("A", EnvValue(value="3"))]
 
 
+def test_an_env_entry_without_a_value_is_empty() -> None:
+    [step] = resolve_workflow(workflow({"name": "t"}, env=[{"name": "A"}]), by_name(template("t"))).steps
+    assert step.env["A"] == EnvValue(value="")
+
+
 def test_env_chains_resolve_and_cycles_are_named() -> None:
     chain = [{"name": f"V{i}", "value": f"{{{{ env.V{i + 1} }}}}"} for i in range(30)]
     chain.append({"name": "V30", "value": "end"})

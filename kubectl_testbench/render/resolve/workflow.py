@@ -87,9 +87,8 @@ class _Text:
 class _Scope:
     """One template applied with its ``use[].config`` (or the workflow itself): its ``config.*`` values."""
 
-    label: str
-    """``spec.use[1] (run-template)``, or ``""`` for the workflow."""
-    template: str
+    template: str = ""
+    """The TestWorkflowTemplate, or ``""`` for the workflow itself."""
     raw: dict[str, tuple[str, str]] = field(default_factory=dict)
     """``name -> (template text, parameter type)`` for every given or defaulted parameter."""
     missing: dict[str, str] = field(default_factory=dict)
@@ -218,18 +217,23 @@ def _container(spec: Any, scope: _Scope, where: str) -> _Container:
     return out
 
 
-def _config_scope(label: str, template: str, schema: Any, given: Any, where: str, strict: bool) -> _Scope:
-    scope = _Scope(label, template)
-    at = f"{where}.spec.config" if template else "spec.config"
+def _config_scope(schema: Any, template: str = "", use: tuple[str, Any, bool] | None = None) -> _Scope:
+    """The parameters ``schema`` declares with their values: given by ``use`` = ``(label, use[].config, strict)``
+    for a template, none for the workflow's own ``spec.config`` (a run passes those)."""
+    scope = _Scope(template)
+    at = f"{template}.spec.config" if use else "spec.config"
     declared = _dict(schema, at)
-    values = _dict(given, f"{label} config" if label else "config")
-    for key in values:
-        if key not in declared and strict:
-            raise ResolveError(f"{label} config.{key}", f"is not declared by {template}; Testkube ignores such a "
-                               "key and runs the template's default instead")
+    values: dict[str, Any] = {}
+    if use is not None:
+        label, given, strict = use
+        values = _dict(given, f"{label} config")
+        for key in values:
+            if key not in declared and strict:
+                raise ResolveError(f"{label} config.{key}", f"is not declared by {template}; Testkube ignores such "
+                                   "a key and runs the template's default instead")
     for key, entry in declared.items():
         entry = _dict(entry, f"{at}.{key}")
-        kind = str(entry.get("type") or "string")
+        kind = str(entry.get("type"))  # castParameter: anything but integer, number, boolean is a string
         if key in values:
             raw = values[key]
             if isinstance(raw, bool) or not isinstance(raw, (str, int)):
@@ -239,7 +243,7 @@ def _config_scope(label: str, template: str, schema: Any, given: Any, where: str
         elif entry.get("default") is not None:
             scope.raw[key] = (str(entry["default"]), kind)
         else:
-            scope.missing[key] = (f"a required parameter of {template} that {label} does not give" if template
+            scope.missing[key] = (f"a required parameter of {template} that {use[0]} does not give" if use
                                   else "the workflow declares it without a default: a run must pass it")
     return scope
 
@@ -259,7 +263,7 @@ def _expand(workflow: dict[str, Any], templates: Mapping[str, dict[str, Any]], n
     for key in ("services", "pvcs"):
         if spec.get(key):
             raise ResolveError(f"spec.{key}", "is not supported by render --resolve")
-    own = _config_scope("", "", spec.get("config"), None, "", strict)
+    own = _config_scope(spec.get("config"))
     container = _container(spec.get("container"), own, "spec.container")
     files = [(f, own, f"spec.content.files[{i}]") for i, f in
              enumerate(_list(_dict(spec.get("content"), "spec.content").get("files"), "spec.content.files"))]
@@ -285,7 +289,7 @@ def _expand(workflow: dict[str, Any], templates: Mapping[str, dict[str, Any]], n
         for key in ("services", "pvcs"):
             if tspec.get(key):
                 raise ResolveError(f"{label} spec.{key}", "is not supported by render --resolve")
-        scope = _config_scope(label, name, tspec.get("config"), use.get("config"), name, strict)
+        scope = _config_scope(tspec.get("config"), name, (label, use.get("config"), strict))
         container = _container(tspec.get("container"), scope, f"{label} spec.container").merge(container)
         tfiles = _list(_dict(tspec.get("content"), f"{label} spec.content").get("files"), f"{label} spec.content.files")
         files = [(f, scope, f"{label} spec.content.files[{j}]") for j, f in enumerate(tfiles)] + files
@@ -498,7 +502,7 @@ def resolve_workflow(workflow: dict[str, Any], templates: Mapping[str, dict[str,
     meta = _dict(workflow.get("metadata"), "metadata")
     name, namespace = str(meta.get("name", "")), str(meta.get("namespace", ""))
     expanded = _expand(workflow, templates, namespace, strict_config)
-    root = _Container(env=[(k, _Text(v, _Scope("", ""), "Testkube default")) for k, v in TESTKUBE_ENV])
+    root = _Container(env=[(k, _Text(v, _Scope(), "Testkube default")) for k, v in TESTKUBE_ENV])
     root = root.merge(expanded.container)
     variables = execution.variables(name, _dict(meta.get("labels"), "metadata.labels"))
     steps = [_step(item, root, expanded.files, variables, configmaps, namespace, entrypoints, i)
