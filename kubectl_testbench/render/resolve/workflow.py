@@ -277,6 +277,8 @@ def _expand(workflow: dict[str, Any], templates: Mapping[str, dict[str, Any]], n
     for i in range(len(uses) - 1, -1, -1):  # apply.go: from the last use to the first
         use = _dict(uses[i], f"spec.use[{i}]")
         name = str(use.get("name") or "")
+        if not name:
+            raise ResolveError(f"spec.use[{i}]", "has no name (the TestWorkflowTemplate to use)")
         label = f"spec.use[{i}] ({name})"
         template = templates.get(name)
         if template is None:
