@@ -298,3 +298,8 @@ def test_the_workflows_files_are_mounted_from_the_working_directory() -> None:
     [step] = resolve_workflow(workflow({"name": "t"}, content={"files": [{"path": "a.json", "content": "{}"}]}),
                               by_name(template("t"))).steps
     assert step.files == [MountedFile("/data/a.json", {"inline": True}, "{}")]
+
+
+def test_a_workflow_without_name_or_namespace_resolves_with_empty_ones() -> None:
+    resolved = resolve_workflow({"spec": {"steps": [{"run": {"image": "i", "args": ["{{ execution.name }}"]}}]}}, {})
+    assert (resolved.name, resolved.namespace, resolved.steps[0].args) == ("", "", ["-1"])

@@ -147,6 +147,10 @@ class _Container:
         return out
 
 
+_DEFAULT_ENV = tuple((name, _Text(value, _Scope(), "Testkube default")) for name, value in TESTKUBE_ENV)
+"""The root container's env: constants, no expression in them."""
+
+
 def _dedupe(env: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     """dedupe.go ``DedupeEnvVars``: the last entry of each name, in the order of those last entries."""
     seen: set[str] = set()
@@ -504,7 +508,7 @@ def resolve_workflow(workflow: dict[str, Any], templates: Mapping[str, dict[str,
     meta = _dict(workflow.get("metadata"), "metadata")
     name, namespace = str(meta.get("name", "")), str(meta.get("namespace", ""))
     expanded = _expand(workflow, templates, namespace, strict_config)
-    root = _Container(env=[(k, _Text(v, _Scope(), "Testkube default")) for k, v in TESTKUBE_ENV])
+    root = _Container(env=list(_DEFAULT_ENV))
     root = root.merge(expanded.container)
     variables = execution.variables(name, _dict(meta.get("labels"), "metadata.labels"))
     steps = [_step(item, root, expanded.files, variables, configmaps, namespace, entrypoints, i)
