@@ -229,17 +229,17 @@ def go_float_v(value: float) -> str:
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
+        return "+Inf" if value == math.inf else "-Inf"
     if value == 0:
-        return "-0" if math.copysign(1.0, value) < 0 else "0"
+        return "-0" if repr(value).startswith("-") else "0"
     number = Decimal(repr(value)).normalize()
     sign, digits, exponent = number.as_tuple()
     assert isinstance(exponent, int)
     decimal_exponent = exponent + len(digits) - 1
     if -4 <= decimal_exponent < 6:
-        return format(number, "f")
+        return f"{number:f}"
     mantissa = str(digits[0]) + ("." + "".join(map(str, digits[1:])) if len(digits) > 1 else "")
-    return f"{'-' if sign else ''}{mantissa}e{'-' if decimal_exponent < 0 else '+'}{abs(decimal_exponent):02d}"
+    return f"{'-' if sign else ''}{mantissa}e{decimal_exponent:+03d}"
 
 
 def to_string(value: Value) -> str:
@@ -279,10 +279,10 @@ def _json_float(value: float) -> str:
     """encoding/json's float64: fixed notation, the exponent form below 1e-6 and from 1e21 (``1e-7``, ``1e+21``)."""
     from decimal import Decimal
 
-    if value == 0 or 1e-6 <= abs(value) < 1e21:
-        return format(Decimal(repr(value)).normalize(), "f")
+    if value == 0 or 1e-6 <= abs(value) < 10**21:
+        return f"{Decimal(repr(value)).normalize():f}"
     mantissa, _, exponent = go_float_v(value).partition("e")
-    return f"{mantissa}e{exponent[0]}{exponent[1:].lstrip('0') if exponent[0] == '-' else exponent[1:]}"
+    return f"{mantissa}e{int(exponent):+d}"  # Go drops the leading zero of a negative two-digit exponent
 
 
 def to_bool(value: Value) -> bool:
@@ -305,7 +305,7 @@ def to_float(value: Value) -> float:
     text = to_string(value)
     try:
         if "_" in text:  # Go's ParseFloat takes no digit separators
-            raise ValueError(text)
+            raise ValueError
         return float(text)
     except ValueError:
         raise ExpressionError(f"error while converting value to number: {text}") from None
