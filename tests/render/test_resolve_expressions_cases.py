@@ -36,6 +36,7 @@ def lookup(name: str) -> Any:
     ("{{ null > -1 }}|{{ null < 1 }}", "true|true"),
     ("{{ true ? 1 == 1 : 2 }}|{{ true ? 1 : 2 == 2 }}|{{ false ? 1 : 2 == 2 }}", "true|1|true"),
     ("{{ X }}|{{ tags . team }}|{{ (tags).team }}|{{ empty || X }}|{{ X && n }}", "x-value|qa|qa|x-value|2"),
+    ("{{ (tags).team + 'x' }}|{{ }}|{{ (tags).team == 'qa' }}", "qax||true"),
     ("{{ null}}|{{ !X }}|{{ ! empty }}", "|false|true"),
     ("{{ 'a\\nb' }}|{{ 'say \"hi\"' }}|{{ '\\u00e9' }}|{{ 'it\\'s' }}", "a\nb|say \"hi\"|é|it's"),
     ("{{ 'tab\there' }}|{{ 'cr\rhere' }}", "tab\there|cr\rhere"),

@@ -209,9 +209,7 @@ class _Parser:
 
 
 def parse(tokens: list[Token]) -> Node:
-    """The syntax tree of one expression (an empty expression is none)."""
-    if not tokens:
-        return ("value", None)
+    """The syntax tree of one expression (``compile_template`` reads an empty ``{{ }}`` as none itself)."""
     parser = _Parser(tokens)
     node = parser.expression(_ANY)
     if parser.i < len(tokens):
