@@ -20,6 +20,7 @@ from kubectl_testbench.validate.engine import FileResult
     ((), ("ALL",), set()),
     (("schema/enum, yaml",), (), {"schema/enum", "yaml/syntax"}),
     (("schema/enum,,", " yaml "), (), {"schema/enum", "yaml/syntax"}),
+    (("schema/enum,,yaml",), (), {"schema/enum", "yaml/syntax"}),
     (("schema",), ("schema/enum",), {"schema/type"}),
     ((), ("yaml/",), {"schema/enum", "schema/type"}),
 ])
