@@ -126,3 +126,8 @@ def test_the_diff_is_git_style_and_safe_for_ci_logs() -> None:
     stdin = FileFix("-", FileResult("-"), before="x\n", after="y\n")
     assert unified_diff(stdin) == "--- a/stdin\n+++ b/stdin\n@@ -1 +1 @@\n-x\n+y\n"
     assert unified_diff(FileFix("a", FileResult("a"))) == ""
+
+
+def test_the_diff_keeps_trailing_spaces_and_names_starting_with_x() -> None:
+    outcome = FileFix("/X/aX.yaml", FileResult("x"), before="a: 1  \nbX\n", after="a: 2  \nbX\n")
+    assert unified_diff(outcome) == "--- a/X/aX.yaml\n+++ b/X/aX.yaml\n@@ -1,2 +1,2 @@\n-a: 1  \n+a: 2  \n bX\n"
