@@ -15,8 +15,7 @@ class SelectorError(ValueError):
 def _matches(selector: str, rule: str) -> bool:
     if selector == "ALL":
         return True
-    group = selector.rstrip("/")
-    return rule == selector or rule.split("/", 1)[0] == group
+    return rule == selector or rule.partition("/")[0] == selector.removesuffix("/")
 
 
 def _check(selectors: Iterable[str]) -> tuple[str, ...]:
@@ -28,7 +27,7 @@ def _check(selectors: Iterable[str]) -> tuple[str, ...]:
             if not any(_matches(selector, rule) for rule in RULES):
                 import difflib
 
-                close = difflib.get_close_matches(selector, sorted(RULES), n=1)
+                close = difflib.get_close_matches(selector, sorted(RULES))  # best first
                 hint = f' (did you mean "{close[0]}"?)' if close else ""
                 raise SelectorError(f'"{selector}" is not a rule id or group{hint}: '
                                     "kubectl testbench validate --list-rules lists them")

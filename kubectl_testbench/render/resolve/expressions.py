@@ -49,6 +49,10 @@ _SINGLE_QUOTED = re.compile(r"'(?:\\'|[^'])*'")
 _END = re.compile(r"\s*}}")
 _PRIORITY = {"&&": 0, "||": 0, "=": 1, "==": 1, "!=": 1, "<>": 1, ">": 1, ">=": 1, "<": 1, "<=": 1,
              "+": 2, "-": 2, "*": 3, "/": 3, "%": 3, "**": 4}
+_ANY = -1
+"""The priority an expression starts at: every operator, and a ternary, may follow."""
+_OPERAND = max(_PRIORITY.values()) + 1
+"""The priority of ``!``'s operand: no operator binds looser than it."""
 _DECODER = json.JSONDecoder(parse_int=float, strict=False)
 """Go decodes JSON numbers into ``interface{}`` as float64 (``{{ 5 }}`` is a float printed as ``5``); raw
 newlines and tabs inside strings are accepted, as tokenize.go escapes them before decoding."""
@@ -85,7 +89,7 @@ def _next_token(text: str, i: int) -> tuple[Token | None, int]:
             i += len(match.group())
             continue
         if _NONE.match(rest):
-            return Token("value", None), i + 4
+            return Token("value"), i + 4
         if rest.startswith("..."):
             return Token("..."), i + 3
         match = _SINGLE_QUOTED.match(rest)
@@ -115,10 +119,10 @@ def _single_quoted(raw: str) -> str:
             out.append("'" if inner[i + 1:i + 2] == "'" else inner[i:i + 2])
             i += 2
             continue
-        out.append({'"': '\\"', "\n": "\\n", "\t": "\\t"}.get(inner[i], inner[i]))
+        out.append('\\"' if inner[i] == '"' else inner[i])  # raw control characters are fine: strict=False
         i += 1
     try:
-        value: str = json.loads('"' + "".join(out) + '"', strict=False)
+        value: str = _DECODER.decode('"' + "".join(out) + '"')
     except ValueError as err:
         raise ExpressionError(f"invalid string literal {raw}: {err}") from None
     return value
@@ -184,7 +188,7 @@ class _Parser:
             raise ExpressionError("premature end of expression")
         self.i += 1
         if token.kind == "(":
-            node = self.expression(-1)
+            node = self.expression(_ANY)
             if self.peek() is None or self.peek().kind != ")":  # type: ignore[union-attr]
                 raise ExpressionError("expected ')'")
             self.i += 1
@@ -192,9 +196,9 @@ class _Parser:
         if token.kind == "value":
             return ("value", token.value)
         if token.kind == "!":
-            return ("not", self.expression(10**9))
+            return ("not", self.expression(_OPERAND))
         if token.kind == "math" and token.value == "-":
-            return ("op", "-", ("value", 0), self.expression(-1))
+            return ("op", "-", ("value", 0), self.expression(_ANY))
         if token.kind == "accessor":
             if self.peek() is not None and self.peek().kind == "(":  # type: ignore[union-attr]
                 raise ExpressionError(f"function {token.value}() is not supported by render --resolve")
@@ -205,11 +209,9 @@ class _Parser:
 
 
 def parse(tokens: list[Token]) -> Node:
-    """The syntax tree of one expression (an empty expression is none)."""
-    if not tokens:
-        return ("value", None)
+    """The syntax tree of one expression (``compile_template`` reads an empty ``{{ }}`` as none itself)."""
     parser = _Parser(tokens)
-    node = parser.expression(-1)
+    node = parser.expression(_ANY)
     if parser.i < len(tokens):
         raise ExpressionError(f"unexpected {tokens[parser.i].kind!r} after the end of the expression")
     return node
@@ -225,17 +227,17 @@ def go_float_v(value: float) -> str:
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
+        return "+Inf" if value == math.inf else "-Inf"
     if value == 0:
-        return "-0" if math.copysign(1.0, value) < 0 else "0"
+        return "-0" if repr(value).startswith("-") else "0"
     number = Decimal(repr(value)).normalize()
     sign, digits, exponent = number.as_tuple()
     assert isinstance(exponent, int)
     decimal_exponent = exponent + len(digits) - 1
     if -4 <= decimal_exponent < 6:
-        return format(number, "f")
+        return f"{number:f}"
     mantissa = str(digits[0]) + ("." + "".join(map(str, digits[1:])) if len(digits) > 1 else "")
-    return f"{'-' if sign else ''}{mantissa}e{'-' if decimal_exponent < 0 else '+'}{abs(decimal_exponent):02d}"
+    return f"{'-' if sign else ''}{mantissa}e{decimal_exponent:+03d}"
 
 
 def to_string(value: Value) -> str:
@@ -252,7 +254,33 @@ def to_string(value: Value) -> str:
         return go_float_v(value)
     if isinstance(value, list):
         return ",".join(to_string(item) for item in value)
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+    return _go_json(value)
+
+
+_HTML_SAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def _go_json(value: Value) -> str:
+    """encoding/json ``Marshal`` (convert.go prints a map so): keys sorted, no spaces, numbers as Go writes a
+    float64 (``1``, not ``1.0``), ``<``, ``>``, ``&`` escaped for HTML."""
+    if isinstance(value, float):
+        return _json_float(value)
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_go_json(str(k))}:{_go_json(v)}" for k, v in sorted(value.items())) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_go_json(v) for v in value) + "]"
+    text = json.dumps(value, ensure_ascii=False)
+    return "".join(_HTML_SAFE.get(ch, ch) for ch in text)
+
+
+def _json_float(value: float) -> str:
+    """encoding/json's float64: fixed notation, the exponent form below 1e-6 and from 1e21 (``1e-7``, ``1e+21``)."""
+    from decimal import Decimal
+
+    if value == 0 or 1e-6 <= abs(value) < 10**21:
+        return f"{Decimal(repr(value)).normalize():f}"
+    mantissa, _, exponent = go_float_v(value).partition("e")
+    return f"{mantissa}e{int(exponent):+d}"  # Go drops the leading zero of a negative two-digit exponent
 
 
 def to_bool(value: Value) -> bool:
@@ -275,7 +303,7 @@ def to_float(value: Value) -> float:
     text = to_string(value)
     try:
         if "_" in text:  # Go's ParseFloat takes no digit separators
-            raise ValueError(text)
+            raise ValueError
         return float(text)
     except ValueError:
         raise ExpressionError(f"error while converting value to number: {text}") from None

@@ -87,9 +87,8 @@ class _Text:
 class _Scope:
     """One template applied with its ``use[].config`` (or the workflow itself): its ``config.*`` values."""
 
-    label: str
-    """``spec.use[1] (run-template)``, or ``""`` for the workflow."""
-    template: str
+    template: str = ""
+    """The TestWorkflowTemplate, or ``""`` for the workflow itself."""
     raw: dict[str, tuple[str, str]] = field(default_factory=dict)
     """``name -> (template text, parameter type)`` for every given or defaulted parameter."""
     missing: dict[str, str] = field(default_factory=dict)
@@ -146,6 +145,10 @@ class _Container:
         elif include.args is not None:
             out.args = include.args
         return out
+
+
+_DEFAULT_ENV = tuple((name, _Text(value, _Scope(), "Testkube default")) for name, value in TESTKUBE_ENV)
+"""The root container's env: constants, no expression in them."""
 
 
 def _dedupe(env: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
@@ -218,17 +221,23 @@ def _container(spec: Any, scope: _Scope, where: str) -> _Container:
     return out
 
 
-def _config_scope(label: str, template: str, schema: Any, given: Any, where: str, strict: bool) -> _Scope:
-    scope = _Scope(label, template)
-    declared = _dict(schema, f"{where}.spec.config" if template else "spec.config")
-    values = _dict(given, f"{label} config" if label else "config")
-    for key in values:
-        if key not in declared and strict:
-            raise ResolveError(f"{label} config.{key}", f"is not declared by {template}; Testkube ignores such a "
-                               "key and runs the template's default instead")
+def _config_scope(schema: Any, template: str = "", use: tuple[str, Any, bool] | None = None) -> _Scope:
+    """The parameters ``schema`` declares with their values: given by ``use`` = ``(label, use[].config, strict)``
+    for a template, none for the workflow's own ``spec.config`` (a run passes those)."""
+    scope = _Scope(template)
+    at = f"{template}.spec.config" if use else "spec.config"
+    declared = _dict(schema, at)
+    values: dict[str, Any] = {}
+    if use is not None:
+        label, given, strict = use
+        values = _dict(given, f"{label} config")
+        for key in values:
+            if key not in declared and strict:
+                raise ResolveError(f"{label} config.{key}", f"is not declared by {template}; Testkube ignores such "
+                                   "a key and runs the template's default instead")
     for key, entry in declared.items():
-        entry = _dict(entry, f"{where}.spec.config.{key}")
-        kind = str(entry.get("type") or "string")
+        entry = _dict(entry, f"{at}.{key}")
+        kind = str(entry.get("type"))  # castParameter: anything but integer, number, boolean is a string
         if key in values:
             raw = values[key]
             if isinstance(raw, bool) or not isinstance(raw, (str, int)):
@@ -238,7 +247,7 @@ def _config_scope(label: str, template: str, schema: Any, given: Any, where: str
         elif entry.get("default") is not None:
             scope.raw[key] = (str(entry["default"]), kind)
         else:
-            scope.missing[key] = (f"a required parameter of {template} that {label} does not give" if template
+            scope.missing[key] = (f"a required parameter of {template} that {use[0]} does not give" if use
                                   else "the workflow declares it without a default: a run must pass it")
     return scope
 
@@ -258,7 +267,7 @@ def _expand(workflow: dict[str, Any], templates: Mapping[str, dict[str, Any]], n
     for key in ("services", "pvcs"):
         if spec.get(key):
             raise ResolveError(f"spec.{key}", "is not supported by render --resolve")
-    own = _config_scope("", "", spec.get("config"), None, "", strict)
+    own = _config_scope(spec.get("config"))
     container = _container(spec.get("container"), own, "spec.container")
     files = [(f, own, f"spec.content.files[{i}]") for i, f in
              enumerate(_list(_dict(spec.get("content"), "spec.content").get("files"), "spec.content.files"))]
@@ -272,6 +281,8 @@ def _expand(workflow: dict[str, Any], templates: Mapping[str, dict[str, Any]], n
     for i in range(len(uses) - 1, -1, -1):  # apply.go: from the last use to the first
         use = _dict(uses[i], f"spec.use[{i}]")
         name = str(use.get("name") or "")
+        if not name:
+            raise ResolveError(f"spec.use[{i}]", "has no name (the TestWorkflowTemplate to use)")
         label = f"spec.use[{i}] ({name})"
         template = templates.get(name)
         if template is None:
@@ -284,7 +295,7 @@ def _expand(workflow: dict[str, Any], templates: Mapping[str, dict[str, Any]], n
         for key in ("services", "pvcs"):
             if tspec.get(key):
                 raise ResolveError(f"{label} spec.{key}", "is not supported by render --resolve")
-        scope = _config_scope(label, name, tspec.get("config"), use.get("config"), name, strict)
+        scope = _config_scope(tspec.get("config"), name, (label, use.get("config"), strict))
         container = _container(tspec.get("container"), scope, f"{label} spec.container").merge(container)
         tfiles = _list(_dict(tspec.get("content"), f"{label} spec.content").get("files"), f"{label} spec.content.files")
         files = [(f, scope, f"{label} spec.content.files[{j}]") for j, f in enumerate(tfiles)] + files
@@ -304,7 +315,8 @@ class _Evaluator:
     def __init__(self, variables: dict[str, Value], env: list[tuple[str, _Text | dict[str, Any]]]) -> None:
         self.variables = variables
         self.env = env
-        self.depth = 0
+        self.resolving: list[str] = []
+        """The env variables being evaluated, outermost first (a name met again is a cycle)."""
 
     def lookup_for(self, scope: _Scope) -> Callable[[str], Value]:
         def lookup(name: str) -> Value:
@@ -328,8 +340,8 @@ class _Evaluator:
             return True, self.variables[name]
         prefix, _, prop = name.rpartition(".")
         if prefix:
-            found, base = self._find(prefix)
-            if found and isinstance(base, dict) and prop in base:
+            base = self._find(prefix)[1]  # None when not found
+            if isinstance(base, dict) and prop in base:
                 return True, base[prop]
         return False, None
 
@@ -339,13 +351,15 @@ class _Evaluator:
                 continue
             if not isinstance(value, _Text):
                 raise UnknownVariable(f"env.{name}", "set from a reference: its value is only known in the cluster")
-            if self.depth > 16:
-                raise ExpressionError(f"env.{name} refers to itself")
-            self.depth += 1
+            if name in self.resolving:
+                cycle = [*self.resolving[self.resolving.index(name):], name]
+                raise ExpressionError(f"env.{name} refers to itself" + (
+                    f" ({' -> '.join('env.' + n for n in cycle)})" if len(cycle) > 2 else ""))
+            self.resolving.append(name)
             try:
                 return self.text(value)
             finally:
-                self.depth -= 1
+                self.resolving.pop()
         raise UnknownVariable(f"env.{name}", "not set on this step")
 
     def text(self, item: _Text) -> str:
@@ -369,15 +383,14 @@ def _join(parent: str, child: str) -> str:
     """``makepath(parent, child)``: an absolute child wins; a relative one is taken from the parent."""
     if not child:
         return parent
-    if child.startswith("/"):
-        return posixpath.normpath(child)
-    return posixpath.normpath(posixpath.join(parent or "/", child))
+    return posixpath.normpath(posixpath.join(parent or "/", child))  # join drops the parent of an absolute child
 
 
 def _repository(image: str) -> str:
-    name = image.split("@", 1)[0]
-    last = name.rsplit("/", 1)[-1]
-    return name[: len(name) - len(last)] + last.split(":", 1)[0]
+    """``registry:5000/org/name:tag@sha256:…`` -> ``registry:5000/org/name`` (a tag follows the last ``/``)."""
+    name = image.partition("@")[0]
+    head, colon, tag = name.rpartition(":")
+    return head if colon and "/" not in tag else name
 
 
 def _step(item: _Step, root: _Container, root_files: list[tuple[dict[str, Any], _Scope, str]],
@@ -475,7 +488,7 @@ def _file(spec: Any, scope: _Scope, where: str, ev: _Evaluator, working_dir: str
             content = str(data_map[cm_ref["key"]])
         return MountedFile(path, {"configMapKeyRef": cm_ref}, content)
     if "secretKeyRef" in ref:
-        return MountedFile(path, {"secretKeyRef": ref["secretKeyRef"]}, None)
+        return MountedFile(path, {"secretKeyRef": ref["secretKeyRef"]})  # a Secret's content is never known
     raise ResolveError(f"{where}.contentFrom", "only configMapKeyRef and secretKeyRef are supported")
 
 
@@ -495,7 +508,7 @@ def resolve_workflow(workflow: dict[str, Any], templates: Mapping[str, dict[str,
     meta = _dict(workflow.get("metadata"), "metadata")
     name, namespace = str(meta.get("name", "")), str(meta.get("namespace", ""))
     expanded = _expand(workflow, templates, namespace, strict_config)
-    root = _Container(env=[(k, _Text(v, _Scope("", ""), "Testkube default")) for k, v in TESTKUBE_ENV])
+    root = _Container(env=list(_DEFAULT_ENV))
     root = root.merge(expanded.container)
     variables = execution.variables(name, _dict(meta.get("labels"), "metadata.labels"))
     steps = [_step(item, root, expanded.files, variables, configmaps, namespace, entrypoints, i)
