@@ -52,9 +52,10 @@ class Endpoints:
 
 
 def in_cluster(url: str) -> bool:
-    """A Service name that only resolves inside a cluster: one label (``minio``), ``<svc>.<ns>.svc[…]``."""
+    """A Service name that only resolves inside a cluster: one label (``minio``), ``<svc>.<ns>.svc[…]``; never
+    an IP address (``[::1]`` has no dot either)."""
     host = (urlsplit(url).hostname or "").rstrip(".").lower()
-    if not host or host == "localhost":
+    if not host or host == "localhost" or ":" in host:
         return False
     return "." not in host or host.endswith(CLUSTER_SUFFIXES)
 
