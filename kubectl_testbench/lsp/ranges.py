@@ -83,15 +83,15 @@ def _brackets(text: str, start: int, end: int) -> tuple[int, int | None]:
     at ``end``, and the offset just past the bracket that first closes them all (None when none does)."""
     depth = 0
     closed: int | None = None
-    quote = ""
+    quote: str | None = None
     index = start
     while index < end:
         c = text[index]
-        if quote:
+        if quote is not None:
             if c == "\\" and quote == '"':
                 index += 1
             elif c == quote:
-                quote = ""
+                quote = None
         elif c in "\"'":
             quote = c
         elif c in "{[":

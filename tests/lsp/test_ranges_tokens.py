@@ -40,6 +40,9 @@ def _find(line: str, at: str, occurrence: int) -> int:
     ('  k: {a: "}", b: 2} # c', "{a", '{a: "}", b: 2}'),
     ("  k: {a: '}', b: 2} # c", "{a", "{a: '}', b: 2}"),
     ('  k: {a: "\\"}", b: 2}', "{a", '{a: "\\"}", b: 2}'),
+    ('  k: {a: "\\"}", b: 2} # c', "{a", '{a: "\\"}", b: 2}'),
+    ('  k: {a: "\\\\", b: 2} # c', "{a", '{a: "\\\\", b: 2}'),
+    ('  k: {a: "x}"} # c', "{a", '{a: "x}"}'),
     ("  k: [a, b   ", "[a", "[a, b"),  # unclosed: the line without its trailing blanks
     # plain scalars and keys
     ("  key:", "key", "key"),
