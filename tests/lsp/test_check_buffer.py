@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_testbench.load.limits import MiB, Limits
+from kubectl_testbench.load.limits import Limits, MiB
 from kubectl_testbench.lsp.check import Settings, check, holds_experiments, is_served, workspace_root
 from tests.conftest import EXAMPLES
 
