@@ -31,7 +31,7 @@ def summary(item: t.CompletionItem) -> tuple[object, ...]:
 
 
 def test_an_empty_key_in_block_yaml() -> None:
-    text, found = items(HEAD + "spec:\n  |\n")
+    _, found = items(HEAD + "spec:\n  |\n")
     assert sorted(found) == ["agentRef", "aiGatewayRef", "dataset", "env", "schedule", "trigger"]
     assert summary(found["agentRef"]) == (t.CompletionItemKind.Property, "<Object> required", "0agentRef", "agentRef",
                                           "agentRef:", (5, 2, 5, 2))
@@ -58,7 +58,7 @@ def test_a_quoted_key_keeps_its_quotes() -> None:
 
 
 def test_json_keys() -> None:
-    text, found = items('{"kind": "Experiment", "spec": {"tr|": 1}}')
+    _, found = items('{"kind": "Experiment", "spec": {"tr|": 1}}')
     assert summary(found["trigger"])[3:] == ('"trigger', '"trigger"', (0, 32, 0, 36))
     empty = items('{"kind": "Experiment", "spec": {|}}')[1]
     assert summary(empty["trigger"])[3:] == ("trigger", '"trigger": ', (0, 32, 0, 32))
