@@ -66,8 +66,8 @@ def test_json_keys() -> None:
 
 def test_values_after_a_colon_without_a_space_get_one() -> None:
     _, found = items("kind:|\n")
-    assert summary(found["Experiment"]) == (t.CompletionItemKind.EnumMember, "the Experiment kind", "0000", "Experiment",
-                                            " Experiment", (0, 5, 0, 5))
+    assert summary(found["Experiment"]) == (t.CompletionItemKind.EnumMember, "the Experiment kind", "0000",
+                                            "Experiment", " Experiment", (0, 5, 0, 5))
     assert found["Experiment"].documentation is None
     assert summary(items("kind: |\n")[1]["Experiment"])[4] == "Experiment"
     assert summary(items("apiVersion: |\n")[1][API_VERSION])[1] == "the Experiment API"
