@@ -78,6 +78,7 @@ def test_metadata_itself_is_explained_as_explain_explains_it() -> None:
     found = _hover(HEAD.replace("metadata:", "meta|data:"))
     assert found is not None and found[1] == "metadata"
     assert found[0].startswith("```text\nFIELD: metadata <ObjectMeta>\n")
+    assert found[0].endswith("server. Read-only.\n```")  # explain's trailing newline is not a blank line
 
 
 def test_a_label_key_holding_a_fence_cannot_close_the_hovers_code_block() -> None:
