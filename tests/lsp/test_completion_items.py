@@ -113,3 +113,16 @@ def test_the_range_always_holds_the_cursor() -> None:
     text, found = items(HEAD + "spec:\n  trigger:\n    concurrencyPolicy: Fo|rbid\n")
     assert summary(found["Allow"])[5] == (6, 23, 6, 29)
     assert apply_edits(text, [found["Allow"].text_edit]).endswith("concurrencyPolicy: Allow\n")  # type: ignore[list-item]
+
+
+def test_objectmeta_keys_maps_open_a_block_and_carry_no_docs() -> None:
+    _, found = items(HEAD.replace("  name: demo\n", "  name: demo\n  |\n"))
+    assert summary(found["labels"])[1:5] == ("<map[string]string>", "1labels", "labels", "labels:")
+    assert summary(found["namespace"])[1:5] == ("<string>", "1namespace", "namespace", "namespace: ")
+    assert found["labels"].documentation is None
+    assert "name" not in found
+
+
+def test_json_values_right_after_the_colon_get_no_space() -> None:
+    _, found = items('{"kind": "Experiment", "spec": {"trigger": {"enabled":|}}}')
+    assert summary(found["true"])[4] == "true"
