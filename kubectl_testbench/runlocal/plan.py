@@ -64,7 +64,7 @@ def port_forward_hint(url: str, flag: str) -> str:
     """``kubectl port-forward -n NS svc/NAME LOCAL:PORT``, then ``flag`` with the local URL (``--agent-url URL``,
     or ``--env NAME=`` followed directly by it)."""
     parts = urlsplit(url)
-    labels = (parts.hostname or "").rstrip(".").split(".")
+    labels = (parts.hostname or "").split(".")  # a trailing dot adds a last label, never read
     service, namespace = labels[0], (labels[1] if len(labels) > 1 else None)
     port = parts.port or (443 if parts.scheme == "https" else 80)
     local = port if port >= 1024 else 8080
@@ -103,7 +103,7 @@ def plan(steps: Sequence[LocalStep], endpoints: Endpoints, given: Mapping[str, s
         if step.phase == "run":
             argv = (*argv[:2], endpoints.agent_url, *argv[3:])
         if step.phase == "evaluate" or "OPENAI_BASE_URL" in env:
-            _judge(step, env, endpoints, given)
+            _judge(env, endpoints, given)
         for name in OTLP_ENVS:
             env.pop(name, None)
         if endpoints.otlp_endpoint:
@@ -123,18 +123,21 @@ def plan(steps: Sequence[LocalStep], endpoints: Endpoints, given: Mapping[str, s
     return out
 
 
-def _judge(step: LocalStep, env: dict[str, str], endpoints: Endpoints, given: Mapping[str, str]) -> None:
+def _judge(env: dict[str, str], endpoints: Endpoints, given: Mapping[str, str]) -> None:
+    base = env.get("OPENAI_BASE_URL")
     if endpoints.judge_url:
         env["OPENAI_BASE_URL"] = endpoints.judge_url
-    elif "OPENAI_BASE_URL" not in given and in_cluster(env.get("OPENAI_BASE_URL", "")):
-        raise PlanError(f"--judge-url is required: the judge is reached through {env['OPENAI_BASE_URL']}, a "
-                        f"Service in the cluster; {port_forward_hint(env['OPENAI_BASE_URL'], '--judge-url')}")
+    elif base is not None and "OPENAI_BASE_URL" not in given and in_cluster(base):
+        raise PlanError(f"--judge-url is required: the judge is reached through {base}, a Service in the cluster; "
+                        f"{port_forward_hint(base, '--judge-url')}")
     env["OPENAI_API_KEY"] = endpoints.judge_key
 
 
 def _check_setup(step: LocalStep) -> None:
     """The setup phase reads s3 through MINIO_ENDPOINT and a url directly: neither may be an in-cluster name."""
-    dataset_url, bucket = (step.argv[2], step.argv[3]) if len(step.argv) >= 4 else ("", "")
+    if len(step.argv) < 4:
+        return  # not the setup phase's argv (script, url, bucket, key): nothing it reads is known
+    dataset_url, bucket = step.argv[2], step.argv[3]
     if dataset_url.startswith("s3://") or (not dataset_url and bucket):
         minio = step.env.get("MINIO_ENDPOINT")
         if minio is None:
@@ -145,5 +148,5 @@ def _check_setup(step: LocalStep) -> None:
             raise PlanError(f"the s3 dataset is read through MINIO_ENDPOINT={minio}, a Service in the cluster: "
                             f"{port_forward_hint(minio, '--env MINIO_ENDPOINT=')}")
     elif dataset_url and in_cluster(dataset_url):
-        raise PlanError(f"the dataset URL {dataset_url.split('?', 1)[0]} is a Service in the cluster; fetch it "
+        raise PlanError(f"the dataset URL {dataset_url.partition('?')[0]} is a Service in the cluster; fetch it "
                         "yourself and run an inline copy (kubectl testbench import) instead")

@@ -59,6 +59,10 @@ def test_in_cluster_names(url: str, inside: bool) -> None:
     ("https://gw.ns", "--judge-url", "kubectl port-forward -n ns svc/gw 8080:443, then --judge-url "
                                      "http://127.0.0.1:8080"),
     ("http://gw", "--agent-url", "kubectl port-forward svc/gw 8080:80, then --agent-url http://127.0.0.1:8080"),
+    ("http://gw.ns.svc.cluster.local.:80/apiX", "--judge-url", "kubectl port-forward -n ns svc/gw 8080:80, then "
+                                                               "--judge-url http://127.0.0.1:8080/apiX"),
+    ("http://minio.:9000", "--agent-url", "kubectl port-forward svc/minio 9000:9000, then --agent-url "
+                                          "http://127.0.0.1:9000"),
     ("http://minio.svc:9000", "--env MINIO_ENDPOINT=", "kubectl port-forward svc/minio 9000:9000, then "
                                                        "--env MINIO_ENDPOINT=http://127.0.0.1:9000"),
 ])
@@ -109,6 +113,8 @@ def test_the_experiments_own_settings_and_the_env_flags() -> None:
 
 def test_publish_runs_only_with_an_otlp_endpoint() -> None:
     assert [s.name for s in plan([RUN, PUBLISH], LOCAL)] == ["run"]
+    visualize = LocalStep("visualize", ("-m", "testbench.visualize", "exp"), template="visualize-template")
+    assert [s.name for s in plan([RUN, PUBLISH, visualize], LOCAL)] == ["run", "visualize"]
     with_flag = plan([RUN, PUBLISH], Endpoints("http://127.0.0.1:8000", otlp_endpoint="http://127.0.0.1:4318"))
     assert [s.name for s in with_flag] == ["run", "publish"]
     with_env = plan([RUN, PUBLISH], LOCAL, {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318"})
@@ -142,7 +148,9 @@ def test_the_setup_phases_dataset_sources() -> None:
         "port-forward -n st svc/minio 9000:9000, then --env MINIO_ENDPOINT=http://127.0.0.1:9000")
     local_minio = setup("s3://b/k.json", env={"MINIO_ENDPOINT": "http://127.0.0.1:9000"})
     assert plan([local_minio, RUN], LOCAL)[0].env["MINIO_ENDPOINT"] == "http://127.0.0.1:9000"
-    assert refused([setup("http://data/x.json?token=secret"), RUN]) == (
+    four = LocalStep("setup", ("-c", "script", "s3://b/k.json", ""), template=SETUP_TEMPLATE)
+    assert refused([four, RUN]).startswith("the s3 dataset is read through MINIO_ENDPOINT, which the Experiment")
+    assert refused([setup("http://data/x.json?token=secret?more"), RUN]) == (
         "the dataset URL http://data/x.json is a Service in the cluster; fetch it yourself and run an inline "
         "copy (kubectl testbench import) instead")
     assert plan([setup("https://example.com/x.json"), RUN], LOCAL)[0].argv[2] == "https://example.com/x.json"
