@@ -7,9 +7,9 @@ Everything else runs exactly as resolved. In order, on every step:
 2. the judge: ``OPENAI_BASE_URL`` becomes ``--judge-url`` (without the flag the resolved one is kept, unless it is
    an in-cluster name), ``OPENAI_API_KEY`` becomes ``$OPENAI_API_KEY`` else ``testbench`` (the placeholder the
    operator passes to gateways that need no key);
-3. OTLP: ``OTEL_EXPORTER_OTLP_ENDPOINT`` becomes ``--otlp-endpoint``; without it every OTLP endpoint variable is
-   removed and ``OTEL_SDK_DISABLED=true`` set (an in-cluster collector is not reachable, and the run phase would
-   otherwise wait on ``localhost:4318`` for every span);
+3. OTLP: ``OTEL_EXPORTER_OTLP_ENDPOINT`` becomes ``--otlp-endpoint``; without it (or an OTLP endpoint given with
+   ``--env``) every OTLP endpoint variable is removed and ``OTEL_SDK_DISABLED=true`` set (an in-cluster collector
+   is not reachable, and the run phase would otherwise wait on ``localhost:4318`` for every span);
 4. ``RAGAS_DO_NOT_TRACK=true`` (ragas' usage analytics; not set by the image);
 5. ``--env NAME=VALUE`` last: the caller's word is final (MinIO endpoint and credentials, anything else);
 6. the publish step is left out when no OTLP endpoint is set after all that: it would only log that publishing
@@ -108,7 +108,8 @@ def plan(steps: Sequence[LocalStep], endpoints: Endpoints, given: Mapping[str, s
             env.pop(name, None)
         if endpoints.otlp_endpoint:
             env["OTEL_EXPORTER_OTLP_ENDPOINT"] = endpoints.otlp_endpoint
-            env.pop(OTEL_SDK_DISABLED, None)
+        if endpoints.otlp_endpoint or any(name in given for name in OTLP_ENVS):
+            env.pop(OTEL_SDK_DISABLED, None)  # an endpoint given with --env must not export into a disabled SDK
         else:
             env[OTEL_SDK_DISABLED] = "true"
         for name, value in LOCAL_ENV.items():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kubectl_testbench.layout import SETUP_TEMPLATE
+from kubectl_testbench.render.settings import OTEL_SDK_DISABLED
 from kubectl_testbench.runlocal.plan import (
     Endpoints,
     PlanError,
@@ -119,6 +120,12 @@ def test_publish_runs_only_with_an_otlp_endpoint() -> None:
     assert [s.name for s in with_flag] == ["run", "publish"]
     with_env = plan([RUN, PUBLISH], LOCAL, {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318"})
     assert [s.name for s in with_env] == ["run", "publish"]
+    # the OpenTelemetry SDK is switched off only when nothing is exported: never under an endpoint from --env
+    assert all(OTEL_SDK_DISABLED not in s.env for s in with_env)
+    traces = plan([RUN], LOCAL, {"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:4318/v1/traces"})
+    assert OTEL_SDK_DISABLED not in traces[0].env
+    both = plan([RUN], LOCAL, {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", OTEL_SDK_DISABLED: "true"})
+    assert both[0].env[OTEL_SDK_DISABLED] == "true"  # said explicitly: the caller's word is final
 
 
 def test_the_judge() -> None:
