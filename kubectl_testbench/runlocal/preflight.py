@@ -30,13 +30,13 @@ class Unreachable:
 def probe(url: str, timeout: float = TIMEOUT) -> str | None:
     """None when something answers HTTP at ``url``; else why not."""
     try:  # Request() itself refuses a URL without a scheme (ValueError)
-        request = urllib.request.Request(url, method="GET", headers={"User-Agent": "kubectl-testbench run --local"})
+        request = urllib.request.Request(url, headers={"User-Agent": "kubectl-testbench run --local"})  # a GET
         with urllib.request.urlopen(request, timeout=timeout):
             return None
     except urllib.error.HTTPError:
         return None
     except urllib.error.URLError as err:
-        return str(getattr(err, "reason", err))
+        return str(err.reason)
     except http.client.HTTPException as err:  # something answers, but not HTTP (an SSH port, a raw TCP service)
         return f"no HTTP answer ({type(err).__name__})"
     except (OSError, ValueError) as err:

@@ -48,8 +48,11 @@ def closed_port() -> str:
 
 def test_the_agent_itself_and_the_judges_models_are_asked_with_get(stand_in: str) -> None:
     assert preflight.check(stand_in + "/a2a", stand_in + "/v1/") == []
+    assert preflight.check(stand_in, stand_in + "/apiX") == []
     assert _Recorder.seen == [("GET", "/a2a", "kubectl-testbench run --local"),
-                              ("GET", "/v1/models", "kubectl-testbench run --local")]
+                              ("GET", "/v1/models", "kubectl-testbench run --local"),
+                              ("GET", "/", "kubectl-testbench run --local"),
+                              ("GET", "/apiX/models", "kubectl-testbench run --local")]
 
 
 def test_without_a_judge_only_the_agent_is_asked(stand_in: str) -> None:
@@ -77,12 +80,22 @@ def test_a_url_that_cannot_be_requested_gets_its_reason() -> None:
     assert preflight.probe("not a url") == "unknown url type: 'not a url'"
 
 
-def test_an_endpoint_that_never_answers_times_out() -> None:
+def test_an_endpoint_that_never_answers_times_out_after_the_timeout_given() -> None:
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
-        listener.listen(1)  # accepts the connection, never answers
-        reason = preflight.probe(f"http://127.0.0.1:{listener.getsockname()[1]}", timeout=0.2)
-    assert reason == "timed out"
+        listener.listen(2)  # accepts the connections, never answers
+        silent = f"http://127.0.0.1:{listener.getsockname()[1]}"
+        assert preflight.probe(silent, timeout=0.2) == "timed out"
+        assert [(u.what, u.reason) for u in preflight.check(silent, silent, timeout=0.2)] == [
+            ("agent", "timed out"), ("judge", "timed out")]
+
+
+def test_an_os_error_without_a_message_is_named_by_its_type(monkeypatch: pytest.MonkeyPatch) -> None:
+    def aborted(*args: object, **kwargs: object) -> None:
+        raise ConnectionAbortedError()
+
+    monkeypatch.setattr(preflight.urllib.request, "urlopen", aborted)
+    assert preflight.probe("http://127.0.0.1:1") == "ConnectionAbortedError"
 
 
 def test_a_port_that_answers_something_other_than_http_is_unreachable_not_a_crash() -> None:
