@@ -5,6 +5,9 @@ delays themselves are the event loop's (windows of tenths of a second, generous 
 from __future__ import annotations
 
 import asyncio
+import logging
+
+import pytest
 
 from kubectl_testbench.lsp.schedule import Scheduler
 
@@ -186,3 +189,51 @@ def test_a_document_closed_during_its_run_is_not_run_again() -> None:
 
     assert asyncio.run(scenario()) == ["a"]
 
+
+
+def test_a_document_is_pending_while_its_run_goes_on() -> None:
+    async def scenario() -> tuple[bool, bool, bool]:
+        clock = Clock()
+        run = Recorder(0.125, clock)
+        scheduler = Scheduler(WINDOW, run, clock=clock)
+        scheduler.now("a")
+        planned = scheduler.pending("a")
+        await asyncio.sleep(0.01)
+        running = scheduler.pending("a")
+        await asyncio.sleep(0.2)
+        return planned, running, scheduler.pending("a")
+
+    assert asyncio.run(scenario()) == (True, True, False)
+
+
+def test_later_changes_in_a_burst_do_not_push_the_planned_run_back() -> None:
+    async def scenario() -> list[tuple[str, float]]:
+        clock, run = Clock(), Recorder()
+        scheduler = Scheduler(WINDOW, run, clock=clock)
+        start = asyncio.get_running_loop().time()
+        scheduler.changed("a")  # at once
+        await asyncio.sleep(0.05)
+        clock.now += 0.125
+        scheduler.changed("a")  # planned at 0.05 + 0.25
+        await asyncio.sleep(0.125)
+        clock.now += 0.125
+        scheduler.changed("a")  # still the same plan, not 0.175 + 0.25
+        await asyncio.sleep(0.35)
+        return at(run.runs, start)
+
+    assert asyncio.run(scenario()) == [("a", At(0.0)), ("a", At(0.3))]
+
+
+def test_a_failing_run_is_logged_with_the_document_and_the_error(caplog: pytest.LogCaptureFixture) -> None:
+    async def scenario() -> None:
+        run = Recorder()
+        run.fail.add("file:///bad.yaml")
+        scheduler = Scheduler(WINDOW, run, clock=Clock())
+        scheduler.now("file:///bad.yaml")
+        await asyncio.sleep(0.05)
+
+    with caplog.at_level(logging.ERROR, logger="kubectl_testbench.lsp"):
+        asyncio.run(scenario())
+    [record] = [r for r in caplog.records if r.name == "kubectl_testbench.lsp"]
+    assert record.getMessage() == "validating file:///bad.yaml failed"
+    assert record.exc_info is not None and str(record.exc_info[1]) == "broken file:///bad.yaml"
