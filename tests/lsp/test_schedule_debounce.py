@@ -215,13 +215,15 @@ def test_later_changes_in_a_burst_do_not_push_the_planned_run_back() -> None:
         await asyncio.sleep(0.05)
         clock.now += 0.125
         scheduler.changed("a")  # planned at 0.05 + 0.25
-        await asyncio.sleep(0.125)
+        await asyncio.sleep(0.22)
         clock.now += 0.125
-        scheduler.changed("a")  # still the same plan, not 0.175 + 0.25
-        await asyncio.sleep(0.35)
-        return at(run.runs, start)
+        scheduler.changed("a")  # still the same plan, not 0.27 + 0.25
+        await asyncio.sleep(0.15)
+        by_then = len(run.runs)
+        await asyncio.sleep(0.3)
+        return [*at(run.runs, start), ("runs by 0.42", float(by_then))]
 
-    assert asyncio.run(scenario()) == [("a", At(0.0)), ("a", At(0.3))]
+    assert asyncio.run(scenario()) == [("a", At(0.0)), ("a", At(0.3)), ("runs by 0.42", 2.0)]
 
 
 def test_a_failing_run_is_logged_with_the_document_and_the_error(caplog: pytest.LogCaptureFixture) -> None:
