@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.server
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from typing import ClassVar
 
@@ -86,8 +87,10 @@ def test_an_endpoint_that_never_answers_times_out_after_the_timeout_given() -> N
         listener.listen(2)  # accepts the connections, never answers
         silent = f"http://127.0.0.1:{listener.getsockname()[1]}"
         assert preflight.probe(silent, timeout=0.2) == "timed out"
+        started = time.monotonic()
         assert [(u.what, u.reason) for u in preflight.check(silent, silent, timeout=0.2)] == [
             ("agent", "timed out"), ("judge", "timed out")]
+        assert time.monotonic() - started < 4.0  # the timeout given, not the 5 s default, for each probe
 
 
 def test_an_os_error_without_a_message_is_named_by_its_type(monkeypatch: pytest.MonkeyPatch) -> None:
