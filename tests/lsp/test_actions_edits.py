@@ -67,6 +67,7 @@ def test_findings_without_a_fix_or_without_edits_get_no_quick_fix() -> None:
     blocked = dataclasses.replace(p, finding=dataclasses.replace(
         p.finding, fix=dataclasses.replace(p.finding.fix, edits=(), blocked="an alias shares it")))
     assert quick_fixes([no_fix, blocked], 0, len(BROKEN), index, URI, None) == []
+    assert len(quick_fixes([no_fix, blocked, p], 0, len(BROKEN), index, URI, None)) == 1  # the others still count
 
 
 def test_an_untitled_fix_is_named_by_its_kind() -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from kubectl_testbench.load.limits import Limits, MiB
 from kubectl_testbench.lsp.check import Settings, check, holds_experiments, is_served, workspace_root
+from kubectl_testbench.validate.diagnostics import Severity
 from tests.conftest import EXAMPLES
 
 WEATHER = (EXAMPLES / "experiments" / "weather-inline.yaml").read_text(encoding="utf-8")
@@ -55,6 +56,7 @@ def test_the_innermost_workspace_folder_holds_the_path(tmp_path: Path) -> None:
     assert workspace_root(outer, [outer]) == outer
     assert workspace_root(str(tmp_path / "repository" / "x.yaml"), [outer]) is None  # a prefix is not a parent
     assert workspace_root(path, []) is None
+    assert workspace_root(path, ["/"]) == "/"  # the file system's root holds everything
 
 
 def test_a_buffer_over_the_size_limit_gets_validates_finding() -> None:
@@ -64,6 +66,7 @@ def test_a_buffer_over_the_size_limit_gets_validates_finding() -> None:
     [finding] = check(at_limit + "\n", "/w/x.yaml", None, limit)
     assert (finding.rule, finding.message, finding.file, finding.line, finding.col) == (
         "input/too-large", "larger than the 2 MiB limit (raise with --max-file-size)", "/w/x.yaml", 0, 0)
+    assert (finding.severity, finding.path, finding.hint, finding.object) == (Severity.ERROR, "", "", "")
     [multibyte] = check("é" * MiB + "\n", "/w/x.yaml", None, limit)  # bytes count, not characters
     assert multibyte.rule == "input/too-large"
 
@@ -82,6 +85,7 @@ def test_a_buffer_shown_with_replacement_characters_gets_the_files_decoding_erro
     path = tmp_path / "exp.yaml"
     path.write_bytes(b"a: 1\nb: \xff\n")
     [finding] = check("a: 1\nb: \ufffd\n", str(path), None)
+    assert (finding.file, finding.severity, finding.path) == (str(path), Severity.ERROR, "")
     assert (finding.rule, finding.line, finding.col, finding.message, finding.hint) == (
         "input/encoding", 2, 4, "the file on disk: not UTF-8 text (byte 0xff at line 2, column 4); save the file as "
         "UTF-8", "the editor shows it decoded with replacement characters (U+FFFD)")
@@ -105,6 +109,7 @@ def test_replacement_characters_that_are_really_in_the_file_are_validated_as_tex
 
 def test_templates_get_the_template_notice() -> None:
     [finding] = check("kind: Experiment\nx: {{ .Values.x }}\n", "/w/x.yaml", None)
+    assert (finding.file, finding.severity) == ("/w/x.yaml", Severity.INFO)
     assert (finding.rule, finding.message, finding.hint) == (
         "input/template", "a Go/Helm template, not YAML: skipped",
         "validate what it renders: helm template . | kubectl testbench validate -")
@@ -117,6 +122,7 @@ def test_the_defaults_file_is_looked_for_up_to_the_workspace_folder(tmp_path: Pa
     shutil.copy(EXAMPLES / "experiments" / "testbench-defaults.yaml", workspace / "testbench-defaults.yaml")
     inside = str(nested / "exp.yaml")
     assert check(NO_GATEWAY, inside, str(workspace)) == []
-    assert [d.rule for d in check(NO_GATEWAY, inside, str(nested))] == ["semantic/no-gateway"]
+    [no_gateway] = check(NO_GATEWAY, inside, str(nested))
+    assert (no_gateway.rule, no_gateway.file) == ("semantic/no-gateway", inside)
     assert [d.rule for d in check(NO_GATEWAY, "untitled:1", str(workspace))] == ["semantic/no-gateway"]
     assert check(WEATHER, inside, None) == []
