@@ -55,7 +55,7 @@ def check(text: str, path: str, root: str | None, settings: Settings = DEFAULT_S
 
     limits = settings.limits
     try:
-        data = text.encode("utf-8")
+        data = text.encode()  # UTF-8
     except UnicodeEncodeError as err:
         return [_encoding_finding(text, path, err.start)]
     if len(data) > limits.max_file_bytes:

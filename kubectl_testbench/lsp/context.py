@@ -383,8 +383,8 @@ def _flow_token(text: str, index: int, json: bool) -> tuple[int, str]:
     if char in "\"'":
         cursor = index + 1
         while cursor < len(text) and text[cursor] not in "\r\n":
-            if char == '"' and text[cursor] == "\\":
-                cursor += 2
+            if (char == '"' and text[cursor] == "\\") or (char == "'" and text[cursor:cursor + 2] == "''"):
+                cursor += 2  # an escape, or a quote written twice inside single quotes
                 continue
             if text[cursor] == char:
                 raw = text[index + 1:cursor]

@@ -67,12 +67,12 @@ def metric_markdown(name: str) -> str:
 
     if name in NEEDS:
         needs = ", ".join(f"`reference.{n}`" for n in NEEDS[name]) or "nothing besides the step input"
-        lines = [f"**{name}**: scored by {PHASE_PACKAGE}", "", f"needs: {needs}"]
+        lines = [f"needs: {needs}"]
         if PARAMETERS[name]:
             lines.append(f"parameters: {', '.join(f'`{p}`' for p in PARAMETERS[name])}")
         judged = TABLE["scorable"][name].get("judge")
         lines.append("uses the LLM judge (llmAsAJudgeModel)" if judged else "computed without an LLM judge")
-        return "\n\n".join([*lines[:2], "  \n".join(lines[2:])])
+        return f"**{name}**: scored by {PHASE_PACKAGE}\n\n" + "  \n".join(lines)  # "  \n": a Markdown line break
     if name in UNSCORABLE:
         return f"**{name}**: the evaluate phase finds it but never scores it: {UNSCORABLE[name]}"
     if name in OLD_NAMES:

@@ -65,14 +65,12 @@ def _token_end(text: str, start: int, line_start: int, line_end: int) -> int:
         if in_flow and c in ",]}":
             break
         index += 1
-    while index > start and text[index - 1] in " \t":
-        index -= 1
-    return index
+    return start + len(text[start:index].rstrip(" \t"))
 
 
 def _flow_end(text: str, start: int, line_end: int) -> int:
     closed = _brackets(text, start, line_end)[1]
-    return closed if closed >= 0 else len(text[:line_end].rstrip())
+    return closed if closed is not None else len(text[:line_end].rstrip())
 
 
 def _inside_flow(before: str) -> bool:
@@ -80,27 +78,27 @@ def _inside_flow(before: str) -> bool:
     return _brackets(before, 0, len(before))[0] > 0
 
 
-def _brackets(text: str, start: int, end: int) -> tuple[int, int]:
+def _brackets(text: str, start: int, end: int) -> tuple[int, int | None]:
     """``(depth, closed)`` of the flow brackets in ``text[start:end]`` outside quotes: how many are still open
-    at ``end``, and the offset just past the bracket that first closes them all (-1 when none does)."""
+    at ``end``, and the offset just past the bracket that first closes them all (None when none does)."""
     depth = 0
-    closed = -1
-    quote = ""
+    closed: int | None = None
+    quote: str | None = None
     index = start
     while index < end:
         c = text[index]
-        if quote:
+        if quote is not None:
             if c == "\\" and quote == '"':
                 index += 1
             elif c == quote:
-                quote = ""
+                quote = None
         elif c in "\"'":
             quote = c
         elif c in "{[":
             depth += 1
         elif c in "}]":
             depth = max(0, depth - 1)
-            if depth == 0 and closed < 0:
+            if depth == 0 and closed is None:
                 closed = index + 1
         index += 1
     return depth, closed

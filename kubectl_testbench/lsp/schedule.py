@@ -38,9 +38,11 @@ class Scheduler:
     def changed(self, uri: str) -> None:
         """The document changed: validate now after a pause, or within the window during a burst."""
         now = self._clock()
-        quiet = now - self._last_change.get(uri, float("-inf")) >= self.window
+        last = self._last_change.get(uri)
+        quiet = last is None or now - last >= self.window
         self._last_change[uri] = now
-        self._request(uri, 0.0 if quiet else self._delay(uri))
+        # a burst waits one window: a run slower than that ended after the burst's last change, so it was quiet
+        self._request(uri, 0.0 if quiet else self.window)
 
     def forget(self, uri: str) -> None:
         """The document closed: drop what was planned for it (a run in progress finishes unpublished)."""
@@ -55,7 +57,8 @@ class Scheduler:
         return uri in self._timers or uri in self._running or uri in self._again
 
     def _delay(self, uri: str) -> float:
-        return max(self.window, self._cost.get(uri, 0.0))
+        """After a run that changes came in during: the window, or the run's cost when it took longer."""
+        return max(self.window, self._cost[uri])
 
     def _request(self, uri: str, delay: float) -> None:
         if uri in self._running:
@@ -69,7 +72,7 @@ class Scheduler:
         self._timers[uri] = asyncio.get_running_loop().call_later(delay, self._start, uri)
 
     def _start(self, uri: str) -> None:
-        self._timers.pop(uri, None)
+        del self._timers[uri]  # a cancelled timer never calls: the one calling is the one planned
         self._running[uri] = asyncio.ensure_future(self._execute(uri))
 
     async def _execute(self, uri: str) -> None:
@@ -82,7 +85,7 @@ class Scheduler:
                 self._failed(uri, err)
         finally:
             self._cost[uri] = self._clock() - started
-            self._running.pop(uri, None)
+            del self._running[uri]
             if uri in self._again:
                 self._again.discard(uri)
                 self._timers[uri] = asyncio.get_running_loop().call_later(self._delay(uri), self._start, uri)

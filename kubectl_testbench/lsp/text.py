@@ -141,8 +141,6 @@ class Document:
             self.text = new_text
         else:
             index = self.index(encoding)
-            a, b = index.offset(start), index.offset(end)
-            if b < a:
-                a, b = b, a
+            a, b = sorted((index.offset(start), index.offset(end)))
             self.text = self.text[:a] + new_text + self.text[b:]
         self._index = None

@@ -229,8 +229,9 @@ def to_container_url(value: str, runtime: str, host_network: bool) -> str:
         return value
     for loopback in LOOPBACK_HOSTS:
         for scheme in ("http://", "https://"):
-            if value.startswith(scheme + loopback):
-                return scheme + container_host(runtime) + value[len(scheme + loopback):]
+            rest = value[len(scheme + loopback):]
+            if value.startswith(scheme + loopback) and rest[:1] in ("", ":", "/", "?", "#"):
+                return scheme + container_host(runtime) + rest  # the host ends there: not 127.0.0.10, localhost.x
     return value
 
 

@@ -7,9 +7,9 @@ Everything else runs exactly as resolved. In order, on every step:
 2. the judge: ``OPENAI_BASE_URL`` becomes ``--judge-url`` (without the flag the resolved one is kept, unless it is
    an in-cluster name), ``OPENAI_API_KEY`` becomes ``$OPENAI_API_KEY`` else ``testbench`` (the placeholder the
    operator passes to gateways that need no key);
-3. OTLP: ``OTEL_EXPORTER_OTLP_ENDPOINT`` becomes ``--otlp-endpoint``; without it every OTLP endpoint variable is
-   removed and ``OTEL_SDK_DISABLED=true`` set (an in-cluster collector is not reachable, and the run phase would
-   otherwise wait on ``localhost:4318`` for every span);
+3. OTLP: ``OTEL_EXPORTER_OTLP_ENDPOINT`` becomes ``--otlp-endpoint``; without it (or an OTLP endpoint given with
+   ``--env``) every OTLP endpoint variable is removed and ``OTEL_SDK_DISABLED=true`` set (an in-cluster collector
+   is not reachable, and the run phase would otherwise wait on ``localhost:4318`` for every span);
 4. ``RAGAS_DO_NOT_TRACK=true`` (ragas' usage analytics; not set by the image);
 5. ``--env NAME=VALUE`` last: the caller's word is final (MinIO endpoint and credentials, anything else);
 6. the publish step is left out when no OTLP endpoint is set after all that: it would only log that publishing
@@ -52,9 +52,10 @@ class Endpoints:
 
 
 def in_cluster(url: str) -> bool:
-    """A Service name that only resolves inside a cluster: one label (``minio``), ``<svc>.<ns>.svc[…]``."""
+    """A Service name that only resolves inside a cluster: one label (``minio``), ``<svc>.<ns>.svc[…]``; never
+    an IP address (``[::1]`` has no dot either)."""
     host = (urlsplit(url).hostname or "").rstrip(".").lower()
-    if not host or host == "localhost":
+    if not host or host == "localhost" or ":" in host:
         return False
     return "." not in host or host.endswith(CLUSTER_SUFFIXES)
 
@@ -63,7 +64,7 @@ def port_forward_hint(url: str, flag: str) -> str:
     """``kubectl port-forward -n NS svc/NAME LOCAL:PORT``, then ``flag`` with the local URL (``--agent-url URL``,
     or ``--env NAME=`` followed directly by it)."""
     parts = urlsplit(url)
-    labels = (parts.hostname or "").rstrip(".").split(".")
+    labels = (parts.hostname or "").split(".")  # a trailing dot adds a last label, never read
     service, namespace = labels[0], (labels[1] if len(labels) > 1 else None)
     port = parts.port or (443 if parts.scheme == "https" else 80)
     local = port if port >= 1024 else 8080
@@ -102,12 +103,13 @@ def plan(steps: Sequence[LocalStep], endpoints: Endpoints, given: Mapping[str, s
         if step.phase == "run":
             argv = (*argv[:2], endpoints.agent_url, *argv[3:])
         if step.phase == "evaluate" or "OPENAI_BASE_URL" in env:
-            _judge(step, env, endpoints, given)
+            _judge(env, endpoints, given)
         for name in OTLP_ENVS:
             env.pop(name, None)
         if endpoints.otlp_endpoint:
             env["OTEL_EXPORTER_OTLP_ENDPOINT"] = endpoints.otlp_endpoint
-            env.pop(OTEL_SDK_DISABLED, None)
+        if endpoints.otlp_endpoint or any(name in given for name in OTLP_ENVS):
+            env.pop(OTEL_SDK_DISABLED, None)  # an endpoint given with --env must not export into a disabled SDK
         else:
             env[OTEL_SDK_DISABLED] = "true"
         for name, value in LOCAL_ENV.items():
@@ -122,18 +124,21 @@ def plan(steps: Sequence[LocalStep], endpoints: Endpoints, given: Mapping[str, s
     return out
 
 
-def _judge(step: LocalStep, env: dict[str, str], endpoints: Endpoints, given: Mapping[str, str]) -> None:
+def _judge(env: dict[str, str], endpoints: Endpoints, given: Mapping[str, str]) -> None:
+    base = env.get("OPENAI_BASE_URL")
     if endpoints.judge_url:
         env["OPENAI_BASE_URL"] = endpoints.judge_url
-    elif "OPENAI_BASE_URL" not in given and in_cluster(env.get("OPENAI_BASE_URL", "")):
-        raise PlanError(f"--judge-url is required: the judge is reached through {env['OPENAI_BASE_URL']}, a "
-                        f"Service in the cluster; {port_forward_hint(env['OPENAI_BASE_URL'], '--judge-url')}")
+    elif base is not None and "OPENAI_BASE_URL" not in given and in_cluster(base):
+        raise PlanError(f"--judge-url is required: the judge is reached through {base}, a Service in the cluster; "
+                        f"{port_forward_hint(base, '--judge-url')}")
     env["OPENAI_API_KEY"] = endpoints.judge_key
 
 
 def _check_setup(step: LocalStep) -> None:
     """The setup phase reads s3 through MINIO_ENDPOINT and a url directly: neither may be an in-cluster name."""
-    dataset_url, bucket = (step.argv[2], step.argv[3]) if len(step.argv) >= 4 else ("", "")
+    if len(step.argv) < 4:
+        return  # not the setup phase's argv (script, url, bucket, key): nothing it reads is known
+    dataset_url, bucket = step.argv[2], step.argv[3]
     if dataset_url.startswith("s3://") or (not dataset_url and bucket):
         minio = step.env.get("MINIO_ENDPOINT")
         if minio is None:
@@ -144,5 +149,5 @@ def _check_setup(step: LocalStep) -> None:
             raise PlanError(f"the s3 dataset is read through MINIO_ENDPOINT={minio}, a Service in the cluster: "
                             f"{port_forward_hint(minio, '--env MINIO_ENDPOINT=')}")
     elif dataset_url and in_cluster(dataset_url):
-        raise PlanError(f"the dataset URL {dataset_url.split('?', 1)[0]} is a Service in the cluster; fetch it "
+        raise PlanError(f"the dataset URL {dataset_url.partition('?')[0]} is a Service in the cluster; fetch it "
                         "yourself and run an inline copy (kubectl testbench import) instead")

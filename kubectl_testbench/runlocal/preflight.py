@@ -2,12 +2,14 @@
 
 Any HTTP answer counts, an error status included (the agent may answer GET with 405, a gateway 401): what is
 checked is that something listens there, not that it is healthy. A refused connection, an unknown host or a
-timeout is an unreachable endpoint; the phases themselves would only record ``ERROR: …`` turns (run) or skip
-every metric (evaluate) and still exit 0, so this is checked first.
+timeout is an unreachable endpoint, and so are a port that answers something other than HTTP and a URL that
+cannot be requested at all; the phases themselves would only record ``ERROR: …`` turns (run) or skip every
+metric (evaluate) and still exit 0, so this is checked first.
 """
 
 from __future__ import annotations
 
+import http.client
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -27,14 +29,16 @@ class Unreachable:
 
 def probe(url: str, timeout: float = TIMEOUT) -> str | None:
     """None when something answers HTTP at ``url``; else why not."""
-    request = urllib.request.Request(url, method="GET", headers={"User-Agent": "kubectl-testbench run --local"})
-    try:
+    try:  # Request() itself refuses a URL without a scheme (ValueError)
+        request = urllib.request.Request(url, headers={"User-Agent": "kubectl-testbench run --local"})  # a GET
         with urllib.request.urlopen(request, timeout=timeout):
             return None
     except urllib.error.HTTPError:
         return None
     except urllib.error.URLError as err:
-        return str(getattr(err, "reason", err))
+        return str(err.reason)
+    except http.client.HTTPException as err:  # something answers, but not HTTP (an SSH port, a raw TCP service)
+        return f"no HTTP answer ({type(err).__name__})"
     except (OSError, ValueError) as err:
         return str(err) or type(err).__name__
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from kubectl_testbench.safe_text import escape_controls
 
 _PREFIX = re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:")
-_PATTERNS: dict[str, list[tuple[re.Pattern[str], str]]] = {
+_PATTERNS: dict[str | None, list[tuple[re.Pattern[str], str]]] = {
     "run": [(re.compile(r"^Scenario '(?P<name>.*)' started \(id="), "scenario"),
             (re.compile(r"^  Step: (?P<text>.*)$"), "step"),
             (re.compile(r"^Error querying agent for step '(?P<text>.*?)': (?P<why>.*)$"), "agent-error")],
@@ -47,8 +47,8 @@ class Tracker:
         return self._scenarios
 
     def line(self, raw: str) -> None:
-        message = _PREFIX.sub("", raw, count=1)
-        for pattern, kind in _PATTERNS.get(self.phase or "", []):
+        message = _PREFIX.sub("", raw)  # anchored at the start: one prefix at most
+        for pattern, kind in _PATTERNS.get(self.phase, []):
             match = pattern.match(message)
             if match is not None:
                 self._event(kind, match.groupdict())

@@ -28,10 +28,13 @@ class Values:
         self.secrets: dict[str, dict[str, bytes]] = {}
         self.configmaps: dict[str, dict[str, bytes]] = {}
         for obj in objects:
-            kind, name = obj.get("kind"), str((obj.get("metadata") or {}).get("name") or "")
-            if kind == "Secret" and obj.get("apiVersion") == "v1" and name:
+            named = (obj.get("metadata") or {}).get("name")
+            if not named or obj.get("apiVersion") != "v1":
+                continue  # a reference names a v1 Secret or ConfigMap: nothing else can answer it
+            kind, name = obj.get("kind"), str(named)
+            if kind == "Secret":
                 self.secrets[name] = _secret_data(obj, name)
-            elif kind == "ConfigMap" and obj.get("apiVersion") == "v1" and name:
+            elif kind == "ConfigMap":
                 data = {k: str(v).encode() for k, v in (obj.get("data") or {}).items()}
                 data.update({k: _b64(v, f"ConfigMap {name} binaryData.{k}")
                              for k, v in (obj.get("binaryData") or {}).items()})
@@ -48,7 +51,7 @@ class Values:
                 found = store.get(str(ref.get("name"))) or {}
                 key = str(ref.get("key"))
                 if key in found:
-                    return found[key].decode("utf-8", errors="replace")
+                    return found[key].decode(errors="replace")  # UTF-8, as Python decodes by default
                 if ref.get("optional") is True:
                     return None
                 return self._missing(name, f"{kind} {ref.get('name')}/{key}", what, str(ref.get("name")))
