@@ -13,8 +13,9 @@ import re
 
 import yaml
 
-_OPENER = re.compile(r"^(?P<indent> *)(?:- +)*(?P<key>[^\s#][^#]*?):[ \t]*(?:#.*)?$")
-_BLOCK_SCALAR = re.compile(r"[|>][0-9+-]*[ \t]*(?:#.*)?$")
+# Lines keep their line break (``\r\n`` too): ``.`` and ``$`` already stop at the ``\n``, ``\r?`` takes the ``\r``.
+_OPENER = re.compile(r"^(?P<indent> *)(?:- +)*(?P<key>[^\s#][^#]*?):[ \t]*(?:#.*)?\r?$")
+_BLOCK_SCALAR = re.compile(r"[|>][0-9+-]*[ \t]*(?:#.*)?\r?$")
 
 
 def _indent(line: str) -> str:
@@ -46,7 +47,7 @@ def tab_indentation_edits(text: str) -> list[tuple[int, int, str]] | None:
             i += 1
         block = [j for j in range(first, i) if lines[j].strip()]
         base = _child_column(lines, first, step)
-        if base is None or any(_BLOCK_SCALAR.search(lines[j].rstrip("\r\n")) for j in block):
+        if base is None or any(_BLOCK_SCALAR.search(lines[j]) for j in block):
             return None
         below = next((line for line in lines[i:] if line.strip()), None)
         if below is not None and ("\t" in _indent(below) or len(_indent(below)) > base - step):
@@ -72,7 +73,7 @@ def _child_column(lines: list[str], first: int, step: int) -> int | None:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        match = _OPENER.match(line.rstrip("\r\n"))
+        match = _OPENER.match(line)
         if match is None or "\t" in _indent(line):
             return None
         key_column = len(line) - len(line.lstrip(" -")) if line.lstrip(" ").startswith("- ") else len(_indent(line))
