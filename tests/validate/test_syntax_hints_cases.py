@@ -8,6 +8,7 @@ import re
 import pytest
 
 from kubectl_testbench.validate.engine import validate_text
+from kubectl_testbench.validate.syntax_hints import syntax_hint
 
 K = "k" * 1024
 FIRST = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: first\n---\n"
@@ -125,6 +126,67 @@ CASES = [
      '3:4', 'did not find expected key while parsing a block mapping',
      'line 3 is indented 3 spaces, which matches none of the keys above it (at 0, 4 spaces): indent i'
      "t like the key it belongs with, 4 spaces like 'b' (line 2)"),
+    ('dash-inside-a-key', 'l:\n  - a-b: 1\n      c: 2\n',
+     '3:8', 'mapping values are not allowed in this context',
+     "line 3 is indented more than line 2, whose key 'a-b' already has a value: indent it 4 spaces li"
+     "ke 'a-b', or move the value of line 2 below its key"),
+    ('no-space-after-dash-only-up-to-the-error-line', 'a:\n    b: 1\n   c: 1\n  -d\n',
+     '3:4', 'did not find expected key while parsing a block mapping',
+     'line 3 is indented 3 spaces, which matches none of the keys above it (at 0, 4 spaces): indent i'
+     "t like the key it belongs with, 4 spaces like 'b' (line 2)"),
+    ('flow-value-two-spaces-after-the-colon', 'a:  [x] y\n',
+     '1:9', 'did not find expected key while parsing a block mapping',
+     "a value starting with [ is a flow list: quote the whole value: '[x] y'"),
+    ('flow-value-trailing-spaces', 'a: [x] y   \n',
+     '1:8', 'did not find expected key while parsing a block mapping',
+     "a value starting with [ is a flow list: quote the whole value: '[x] y'"),
+    ('quoted-value-trailing-spaces', "a: 'x' y  \n",
+     '1:8', 'did not find expected key while parsing a block mapping',
+     "the value starts with ', so it ends at the next ' (column 6) and the rest of the line is an err"
+     'or: quote the whole value with the other quote: "\'x\' y"'),
+    ('quoted-value-ending-in-its-quote', "a: 'x' y'\n",
+     '1:8', 'did not find expected key while parsing a block mapping',
+     "the value starts with ', so it ends at the next ' (column 6) and the rest of the line is an err"
+     'or: quote the whole value with the other quote: "x\' y"'),
+    ('list-item-misaligned-under-a-nested-key', 'x:\n  a:\n    - 1\n    - 2\n   - 3\n',
+     '5:4', 'did not find expected key while parsing a block mapping',
+     "line 5 starts a list item at 3 spaces, the items above it (line 4) at 4 spaces: align the '-' with theirs"),
+    ('list-item-in-a-nested-mapping', 'x:\n  y:\n    a: 1\n    - 2\n',
+     '4:5', 'did not find expected key while parsing a block mapping',
+     'line 4 starts a list item where the mapping of line 3 expects a key: put the list under a key ('
+     "the key on its own line, the '- ' items indented below it)"),
+    ('stray-bracket-at-a-key-level', 'a:\n  b: 1\n  ]\n',
+     '3:3', 'did not find expected key while parsing a block mapping',
+     "line 3 is at the indentation of a key above it (2 spaces) but is not a 'key: value' entry: writ"
+     'e it as one, or put it in the quoted value it belongs to'),
+    ('stray-bracket-at-the-top-level', 'a: 1\n]\n',
+     '2:1', 'did not find expected key while parsing a block mapping',
+     "line 2 is at the indentation of a key above it (0 spaces) but is not a 'key: value' entry: writ"
+     'e it as one, or put it in the quoted value it belongs to'),
+    ('a-comment-line-between', 'a: 1\n# c\n b: 2\n',
+     '3:2', 'did not find expected key while parsing a block mapping',
+     'line 3 is indented 1 space, which matches none of the keys above it (at 0 spaces): indent it li'
+     "ke the key it belongs with, 0 spaces like 'a' (line 1)"),
+    ('blank-line-between', 'a: 1\n\nb: 2\n c: 3\n',
+     '4:3', 'mapping values are not allowed in this context',
+     "line 4 is indented more than line 3, whose key 'b' already has a value: indent it 0 spaces like"
+     " 'b', or move the value of line 3 below its key"),
+    ('tab-at-the-start', 'a:\n\tb: 1\n',
+     '2:1', 'found character that cannot start any token while scanning for the next token',
+     'YAML does not allow tabs for indentation: use spaces'),
+    ('tab-after-indentation', 'a:\n  b:\n  \t c: 1\n',
+     '3:3', 'found character that cannot start any token while scanning for the next token',
+     'YAML does not allow tabs for indentation: use spaces'),
+    ('item-key-one-space-short-after-two-keys', 'l:\n  - a: 1\n    b: 1\n   c: 1\n',
+     '4:4', "did not find expected '-' indicator while parsing a block collection",
+     "line 4 is indented 3 spaces; the item above starts its keys at 4 spaces (after the '- ' on line"
+     ' 2): indent it 4 spaces to belong to that item'),
+    ('block-text-left-of-its-key', 'a: |\n b\nc\nd: 1\n',
+     '4:1', "could not find expected ':' while scanning a simple key",
+     'line 3 has no \':\' after its key: write "c:"'),
+    ('key-without-colon-under-an-empty-key', 'a:\nb\nc: 1\n',
+     '3:1', "could not find expected ':' while scanning a simple key",
+     'line 2 has no \':\' after its key: write "b:"'),
 ]
 
 
@@ -147,3 +209,31 @@ def test_in_the_second_document_the_lines_are_the_files(text: str, where: str, m
     line, col = where.split(":")
     shifted = re.sub(r"line (\d+)", lambda m: f"line {int(m.group(1)) + 5}", hint)
     assert _found(FIRST + text) == (f"{int(line) + 5}:{col}", message, shifted)
+
+
+# libyaml's marks can point past the text it was given (the end of the stream, a context on a line that is not
+# there): the hint then falls back to words that need no source character.
+QUOTED = "found unexpected end of stream while scanning a quoted scalar"
+TOKEN = "found character that cannot start any token while scanning for the next token"
+
+
+def test_marks_past_the_text_fall_back_to_generic_words() -> None:
+    text = "a: 1\n"
+    assert syntax_hint(text, QUOTED, (2, 1), (9, 4), 0) == (
+        'the " opened at line 9, column 4 is never closed: end the value with " (a " inside it is written \\")')
+    assert syntax_hint(text, TOKEN, (9, 1), None, 0) == (
+        "check the indentation and the quoting of line 9 and the line above it")
+    assert syntax_hint(text, "did not find expected ',' or ']' while parsing a flow sequence", (2, 1), None, 0) == (
+        "a [ or { opened earlier is not closed, or a value inside it needs quotes")
+    for message in (QUOTED, "did not find expected '-' indicator while parsing a block collection",
+                    "did not find expected key while parsing a block mapping",
+                    "could not find expected ':' while scanning a simple key"):
+        assert syntax_hint(text, message, (1, 1), None, 0) == (
+            "check the indentation and the quoting of line 1 and the line above it")
+
+
+def test_lines_before_the_document_read_as_empty() -> None:
+    # the document starts at file line 4 (0-based 3); a mark on an earlier line has no text to quote
+    assert syntax_hint("a: `\n", TOKEN, (3, 4), None, 3) == (
+        "check the indentation and the quoting of line 3 and the line above it")
+    assert syntax_hint("a: `\n", TOKEN, (4, 4), None, 3) == "a value cannot start with `: quote the whole value"
