@@ -448,3 +448,11 @@ def test_a_name_starting_with_two_dots_is_inside_the_root(tmp_path: Path) -> Non
     (result,) = sarif([diag(file=inside)], str(tmp_path))["runs"][0]["results"]
     assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {
         "uri": "..x.yaml", "uriBaseId": "%SRCROOT%"}
+
+
+def test_sarif_regions_read_the_file_as_the_loader_does(tmp_path: Path) -> None:
+    (tmp_path / "bom.yaml").write_bytes(b"\xef\xbb\xbfab: c\n")  # the byte-order mark is not a column
+    (tmp_path / "bad.yaml").write_bytes(b"a\xff\xfeb\n")  # undecodable bytes count as one character each
+    found = [diag(file=str(tmp_path / "bom.yaml"), line=1, col=1), diag(file=str(tmp_path / "bad.yaml"), line=1, col=1)]
+    results = sarif(found, str(tmp_path))["runs"][0]["results"]
+    assert [r["locations"][0]["physicalLocation"]["region"]["endColumn"] for r in results] == [6, 5]
