@@ -33,6 +33,9 @@ REINDENTED = [
     ("crlf-and-a-comment-after-the-opener", "a: # c\r\n\tb: 1\r\n", "a: # c\r\n  b: 1\r\n"),
     # the check reads the result as the engine does (libyaml), which takes a tab between a key and its value
     ("a-tab-between-key-and-value", "a:\n\tb:\t1\n", "a:\n  b:\t1\n"),
+    ("an-opener-key-starting-with-a-dash", "x:\n  -a:\n\tb: 1\n", "x:\n  -a:\n    b: 1\n"),
+    # a space-then-tab line elsewhere is valid YAML inside a flow or a multi-line scalar: it does not block the fix
+    ("a-space-tab-line-inside-a-flow-elsewhere", "a:\n\tb: 1\nc: [1,\n \t2]\n", "a:\n  b: 1\nc: [1,\n \t2]\n"),
     ("crlf-line-breaks", "a:\r\n\tb: 1\r\nc: 2\r\n", "a:\r\n  b: 1\r\nc: 2\r\n"),
     ("a-blank-spaces-line-before-the-block", "x: 1\n  \na:\n\tb: 1\n", "x: 1\n  \na:\n  b: 1\n"),
     ("a-list-item-under-the-opener", "a:\n\t- 1\n\t- 2\n", "a:\n  - 1\n  - 2\n"),
@@ -60,6 +63,9 @@ LEFT_ALONE = [
     ("a-folded-block-scalar-with-indicators", "a:\n\tb: >-2  # c\n\t\t  text\nc: 1\n"),
     ("a-block-scalar-with-crlf", "a:\r\n\tb: |\r\n\t\ttext\r\nc: 1\r\n"),
     ("the-next-line-is-deeper-than-the-opener", "a:\n  x:\n\tb: 1\n   c: 1\n"),
+    ("the-next-line-continues-the-block", "a:\n  x:\n\tb: 1\n    c: 1\n"),
+    ("a-tab-indented-comment-without-an-opener", "\t# c\na:\n\tb: 1\n"),
+    ("the-next-line-has-a-tab-in-its-indentation", "x:\n  a:\n\tb: [1,\n \t2]\n"),
     ("the-next-line-is-tabbed-after-spaces", "a:\n\tb: 1\n  \tc: 1\n"),
     ("the-result-does-not-parse", "a:\n\tb: [1\n"),
 ]
