@@ -187,6 +187,25 @@ CASES = [
     ('key-without-colon-under-an-empty-key', 'a:\nb\nc: 1\n',
      '3:1', "could not find expected ':' while scanning a simple key",
      'line 2 has no \':\' after its key: write "b:"'),
+    ('value-with-an-apostrophe-and-a-backslash', "a: it's C:\\x: here\n",
+     '1:13', 'mapping values are not allowed in this context',
+     'a value containing \': \' must be quoted: write a: "it\'s C:\\\\x: here"'),
+    ('the-nearest-line-above-not-two-above', 'a:\n  x\n  b\n  c: d\n',
+     '4:4', 'mapping values are not allowed in this context',
+     'line 3 has no \':\' after its key: write "b:"'),
+    ('yaml-directive-after-a-blank-line', '\n%YAML 1.1\n---\na: 1\n',
+     '3:1', 'did not find expected <document start>',
+     "kubectl splits files on '---' lines, which cuts a %YAML directive off its document: remove it"),
+    ('a-tab-inside-the-key-is-not-indentation', 'a: 1\nb\tc: d: e\n',
+     '2:7', 'mapping values are not allowed in this context',
+     "a value containing ': ' must be quoted: write b\tc: 'd: e'"),
+    ('keys-of-list-items-count-as-levels', 'x:\n  - a:\n      b: 1\n     c: 1\n',
+     '4:6', 'did not find expected key while parsing a block mapping',
+     'line 4 is indented 5 spaces, which matches none of the keys above it (at 0, 4, 6 spaces): inden'
+     "t it like the key it belongs with, 4 spaces like 'a' (line 2) or 6 spaces like 'b' (line 3)"),
+    ('a-key-starting-with-a-dash-then-a-deeper-key', '-a: 1\n b: 2\n c\n',
+     '2:3', 'mapping values are not allowed in this context',
+     "a value containing ': ' must be quoted"),
 ]
 
 
