@@ -413,7 +413,7 @@ def test_junit_totals_per_suite_and_overall() -> None:
     b1, b2, b3 = b.findall("testcase")
     assert [child.tag for child in b1] == ["system-out"]
     assert b1.find("system-out").text == "b.yaml:3:5: warning[schema/maximum] spec.x: bad"
-    assert len(b2) == 0 and len(b3) == 0  # an info finding neither fails nor logs
+    assert len(b2) == 0 and len(b3) == 0 and b2.text is None  # an info finding neither fails nor logs
     assert "line" not in _attrs(junit([diag(file="c.yaml", obj="E c", line=0)], []).find("testsuite/testcase"))
 
 
@@ -456,3 +456,87 @@ def test_sarif_regions_read_the_file_as_the_loader_does(tmp_path: Path) -> None:
     found = [diag(file=str(tmp_path / "bom.yaml"), line=1, col=1), diag(file=str(tmp_path / "bad.yaml"), line=1, col=1)]
     results = sarif(found, str(tmp_path))["runs"][0]["results"]
     assert [r["locations"][0]["physicalLocation"]["region"]["endColumn"] for r in results] == [6, 5]
+
+
+# --- exact bytes and the reporter's wiring --------------------------------------------------------------------
+
+
+def test_json_and_sarif_are_indented_by_two_and_end_with_a_newline() -> None:
+    assert json_report([], Counts()) == (
+        '{\n  "diagnostics": [],\n  "summary": {\n    "files": 0,\n    "experiments": 0,\n    "valid": 0,\n'
+        '    "invalid": 0,\n    "errors": 0,\n    "warnings": 0,\n    "skipped": 0,\n    "unreadable": 0\n  }\n}\n')
+    text = sarif_report([])
+    assert text.startswith('{\n  "$schema": "https://json.schemastore.org/sarif-2.1.0.json",\n  "version": "2.1.0",\n')
+    assert text.endswith("\n}\n")
+
+
+def test_junit_bytes() -> None:
+    found = [diag(file="a.yaml", obj="E a", message="bad ")]
+    assert junit_report(found, [("a.yaml", "E a", 2), ("b.yaml", "E b", 0)]) == (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<testsuites name="kubectl-testbench validate" tests="2" failures="1" errors="0" skipped="0" time="0">\n'
+        '  <testsuite name="a.yaml" tests="1" failures="1" errors="0" skipped="0" time="0" file="a.yaml">\n'
+        '    <testcase classname="a.yaml" name="E a" file="a.yaml" line="2" time="0">'
+        '<failure message="bad " type="schema/maximum">a.yaml:3:5: error[schema/maximum] spec.x: bad </failure>'
+        '</testcase>\n'
+        '  </testsuite>\n'
+        '  <testsuite name="b.yaml" tests="1" failures="0" errors="0" skipped="0" time="0" file="b.yaml">\n'
+        '    <testcase classname="b.yaml" name="E b" file="b.yaml" time="0"/>\n'
+        '  </testsuite>\n'
+        '</testsuites>\n')
+
+
+def test_log_lines_keep_trailing_spaces_of_the_message() -> None:
+    last = github_report([diag(message="bad ", path="")]).splitlines()[-1]
+    assert last == "exps/a.yaml:3:5: error[schema/maximum] bad "
+
+
+def test_annotation_without_a_file_or_from_stdin_has_no_file_property() -> None:
+    assert github_annotation(diag(file="", path="")) == "::error title=schema/maximum::bad"
+    assert github_annotation(diag(file="-", path="")) == "::error title=schema/maximum::bad"
+    assert github_annotation(diag(rule="a\rb,c:d", path="")).endswith(",title=a%0Db%2Cc%3Ad::bad")
+
+
+def test_stdin_never_reads_a_file_named_dash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_text("a long line of text\n")
+    (result,) = sarif([diag(file="-", line=1, col=2)])["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["region"]["endColumn"] == 2
+
+
+def test_sarif_fix_at_the_first_byte_carries_its_byte_offset() -> None:
+    fix = Fix(FixKind.QUOTE, ("a",), edits=(Edit(0, 1, "x", 1, 1, 1, 2, 0, 1),))
+    (result,) = sarif([diag(fix=fix)])["runs"][0]["results"]
+    region = result["fixes"][0]["artifactChanges"][0]["replacements"][0]["deletedRegion"]
+    assert (region["byteOffset"], region["byteLength"]) == (0, 1)
+
+
+def test_the_reporter_passes_root_strict_summary_and_colour_on(tmp_path: Path) -> None:
+    found = [diag(file=str(tmp_path / "d" / "a.yaml"), severity=Severity.WARNING, path="")]
+    out, summary = io.StringIO(), io.StringIO()
+    reporter = Reporter("github", out=out, err=io.StringIO(), root=str(tmp_path), summary=summary)
+    reporter.add(found)
+    reporter.close(Counts())
+    assert out.getvalue().startswith("::warning file=d/a.yaml,line=3,col=5,title=schema/maximum::bad\n")
+    assert "| warning | `schema/maximum` | d/a.yaml:3:5 |  | bad |" in summary.getvalue()
+    sarif_out = io.StringIO()
+    reporter = Reporter("sarif", out=sarif_out, err=io.StringIO(), root=str(tmp_path))
+    reporter.add(found)
+    reporter.close(Counts())
+    location = json.loads(sarif_out.getvalue())["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"] == {"uri": "d/a.yaml", "uriBaseId": "%SRCROOT%"}
+    for strict, failures in ((False, "0"), (True, "1")):
+        junit_out = io.StringIO()
+        reporter = Reporter("junit", out=junit_out, err=io.StringIO(), root=str(tmp_path), strict=strict)
+        reporter.add(found, [("Experiment ns/a", 1)], file=found[0].file)
+        reporter.close(Counts())
+        assert f'<testsuite name="d/a.yaml" tests="1" failures="{failures}"' in junit_out.getvalue()
+    junit_out = io.StringIO()
+    reporter = Reporter("junit", out=junit_out, err=io.StringIO())
+    reporter.add(found)
+    reporter.close(Counts())
+    assert 'failures="0"' in junit_out.getvalue()  # warnings fail only with strict
+    text_out = io.StringIO()
+    reporter = Reporter("text", out=text_out, err=io.StringIO(), color=True)
+    reporter.add([diag(path="")])
+    assert text_out.getvalue() == "exps/a.yaml:3:5: \033[31merror\033[0m[schema/maximum] bad\n"
