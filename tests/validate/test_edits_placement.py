@@ -76,6 +76,18 @@ PLACED = [
      ("a:\n  b: [1,\n   2]\n  d: 2\n", "t")),
     ("insert-quoted-like-the-first-key", "a:\n  'b': 1\n", INS, ("a", "c d"), 2, ("a:\n  'b': 1\n  'c d': 2\n", "t")),
     ("insert-flow", "a: {b: 1}\n", INS, ("a", "c"), [1, "ü"], ('a: {b: 1, c: [1, "ü"]}\n', "t")),
+    ("insert-three-levels-deep", "x:\n  a:\n    b: 1\n", INS, ("x", "a", "c"), 2,
+     ("x:\n  a:\n    b: 1\n    c: 2\n", "t")),
+    ("insert-a-key-that-needs-quotes-after-a-plain-key", "a:\n  b: 1\n", INS, ("a", "c d"), 2,
+     ('a:\n  b: 1\n  "c d": 2\n', "t")),
+    ("insert-a-key-that-needs-quotes-into-an-empty-flow", "a: {}\n", INS, ("a", "c d"), 2, ('a: {"c d": 2}\n', "t")),
+    ("insert-into-an-empty-flow-after-a-brace", "# {x}\na: {}\n", INS, ("a", "c"), 2, ("# {x}\na: {c: 2}\n", "t")),
+    ("insert-into-an-empty-flow-before-a-brace", "a: {}  # {x}\n", INS, ("a", "c"), 2, ("a: {c: 2}  # {x}\n", "t")),
+    ("insert-into-an-empty-flow-document", "{}\n", INS, ("c",), 2, ("{c: 2}\n", "t")),
+    ("insert-with-the-line-break-of-the-last-entry", "x: 1\na:\r\n  b: 1\r\n", INS, ("a", "c"), 2,
+     ("x: 1\na:\r\n  b: 1\r\n  c: 2\r\n", "t")),
+    ("insert-after-a-lone-carriage-return", "a:\r  b: 1\r", INS, ("a", "c"), 2, ("a:\r  b: 1\r  c: 2\r", "t")),
+    ("delete-a-value-ending-in-x", "a: X\nb: 2\n", D, ("a",), None, ("b: 2\n", "t")),
     ("insert-flow-empty", "a: {}\n", INS, ("a", "c"), 2, ("a: {c: 2}\n", "t")),
     ("insert-fills-an-empty-value", "a:\n  c:\n  b: 1\n", INS, ("a", "c"), 2, ("a:\n  c: 2\n  b: 1\n", "t")),
     ("insert-fills-null", "a:\n  c: null\n", INS, ("a", "c"), 2, ("a:\n  c: 2\n", "t")),
@@ -102,6 +114,7 @@ BLOCKED = [
     ("quote-a-block-scalar", "a: |\n  yes\n", Q, ("a",), None, MULTILINE),
     ("quote-a-folded-scalar", "a: >\n  yes\n", Q, ("a",), None, MULTILINE),
     ("quote-a-multi-line-plain", "a: yes\n  no\n", Q, ("a",), None, MULTILINE),
+    ("quote-a-multi-line-lone-cr", "a: yes\r  no\r", Q, ("a",), None, MULTILINE),
     ("quote-a-multi-line-crlf", "a: yes\r\n  no\r\n", Q, ("a",), None, MULTILINE),
     ("quote-a-mapping", "a: {b: 1}\n", Q, ("a",), None, MULTILINE),
     ("quote-an-alias", "b: &y 1\nc: *y\n", Q, ("c",), None, NOT_WRITTEN),
@@ -138,6 +151,7 @@ BLOCKED = [
     ("delete-beside-an-explicit-flow-key", "x: {a: 1, ? b : 2}\n", D, ("x", "a"), None,
      "a comment or an explicit key ('?') sits between the flow mapping's entries"),
     ("delete-a-list-item", "l: [1, 2]\nb: 2\n", D, ("l", 0), None, NOT_WRITTEN),
+    ("delete-the-document", "a: 1\n", D, (), None, NOT_WRITTEN),
     ("delete-a-missing-key", "a: 1\nb: 2\n", D, ("z",), None, NOT_WRITTEN),
     ("insert-over-a-value", "a:\n  c: 1\n", INS, ("a", "c"), 2, NOT_NULL),
     ("insert-over-an-anchored-null", "a:\n  c: &n null\n", INS, ("a", "c"), 2, NOT_NULL),
@@ -183,7 +197,14 @@ def test_fixes_with_edits_or_blocked_pass_through_and_one_node_gets_one_fix() ->
     assert out[0].fix is not None and out[0].fix.edits == (Edit(2, 3, "b", 1, 3, 1, 4),)
     assert out[1] is blocked and out[2] is plain
     assert out[3].fix is not None and [e.text for e in out[3].fix.edits] == ['"yes"']
+    assert out[3].fix.value == "yes"  # ``-o json`` shows the text that is quoted
     assert out[4].fix is None  # the same replacement again: offered once
+    # a refused placement or a repeated fix does not end the list: every later finding is still resolved
+    refused = diag(Q, ("z",))
+    later = resolve([refused, diag(Q, ("a",)), diag(Q, ("a",)), diag(Q, ("a",), title="x"), plain], text, 0,
+                    LineIndex(text))
+    assert [d.fix.blocked if d.fix else None for d in later] == [NOT_WRITTEN, "", None, None, None]
+    assert len(later) == 5
 
 
 def test_the_document_is_read_once_and_only_when_a_fix_needs_placing() -> None:
@@ -249,4 +270,5 @@ def test_byte_offsets_without_edits_return_the_list_unchanged() -> None:
 
 
 def test_apply_edits_in_offset_order_keeping_insertions_in_order() -> None:
-    assert apply_edits("abcdef", [(4, 5, "E"), (0, 1, "A"), (2, 2, "x"), (2, 2, "y"), (2, 3, "C")]) == "Abxy" + "CdEf"
+    assert apply_edits("abcdef", [(4, 5, "E"), (0, 1, "A"), (2, 2, "y"), (2, 2, "x"), (2, 3, "C")]) == "Abyx" + "CdEf"
+    assert apply_edits("abc", [(2, 2, "x"), (1, 2, "B")]) == "aBxc"  # by start, not by end
