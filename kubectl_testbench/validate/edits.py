@@ -187,7 +187,9 @@ def _delete(fix: Fix, tree: Node, text: str) -> Placed:
     index = next(i for i, (k, _) in enumerate(parent.entries) if k is key)
     if parent.flow:
         span = flow_entry_span(parent, index, text)
-        return (fix, [(span[0], span[1], "")]) if span else "a comment sits between the flow mapping's entries"
+        if span is None:
+            return "a comment or an explicit key ('?') sits between the flow mapping's entries"
+        return fix, [(span[0], span[1], "")]
     if len(parent.entries) < 2:
         return "it is the only entry: its mapping would become null"
     start = line_start(text, key.start)

@@ -4,7 +4,8 @@ Certain means: the tab-indented lines follow a line that opens a block (``refere
 colon), so they can only be its children, and the next line below them returns to that block's level or
 further out. The lines then take the block's child indentation (the file's indentation step further in),
 keeping their levels relative to each other (one tab, one step). Anything else (tabs mixed with spaces on one
-line, a tab block after a line with a value, block scalars) is left for the user.
+line, a tab block after a line with a value, block scalars) is left for the user, and a result that libyaml cannot
+read is no fix.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import re
 
 import yaml
 
-_OPENER = re.compile(r"^(?P<indent> *)(?:- +)*(?P<key>[^\s#][^#]*?):[ \t]*(?:#.*)?$")
-_BLOCK_SCALAR = re.compile(r"[|>][0-9+-]*[ \t]*(?:#.*)?$")
+# Lines keep their line break (``\r\n`` too): ``.`` and ``$`` already stop at the ``\n``, ``\r?`` takes the ``\r``.
+_OPENER = re.compile(r"^(?P<indent> *)(?:- +)*(?P<key>[^\s#][^#]*?):[ \t]*(?:#.*)?\r?$")
+_BLOCK_SCALAR = re.compile(r"[|>][0-9+-]*[ \t]*(?:#.*)?\r?$")
 
 
 def _indent(line: str) -> str:
@@ -22,8 +24,7 @@ def _indent(line: str) -> str:
 
 
 def _tabbed(line: str) -> bool:
-    indent = _indent(line)
-    return bool(line.strip()) and bool(indent) and not indent.strip("\t")
+    return bool(line.strip()) and set(_indent(line)) == {"\t"}
 
 
 def tab_indentation_edits(text: str) -> list[tuple[int, int, str]] | None:
@@ -36,9 +37,7 @@ def tab_indentation_edits(text: str) -> list[tuple[int, int, str]] | None:
     edits: list[tuple[int, int, str]] = []
     i = 0
     while i < len(lines):
-        if not _tabbed(lines[i]):
-            if "\t" in _indent(lines[i]) and lines[i].strip():
-                return None  # tabs and spaces mixed on one line
+        if not _tabbed(lines[i]):  # a line with spaces and tabs is left as it is (the result must still parse)
             i += 1
             continue
         first = i
@@ -46,7 +45,7 @@ def tab_indentation_edits(text: str) -> list[tuple[int, int, str]] | None:
             i += 1
         block = [j for j in range(first, i) if lines[j].strip()]
         base = _child_column(lines, first, step)
-        if base is None or any(_BLOCK_SCALAR.search(lines[j].rstrip("\r\n")) for j in block):
+        if base is None or any(_BLOCK_SCALAR.search(lines[j]) for j in block):
             return None
         below = next((line for line in lines[i:] if line.strip()), None)
         if below is not None and ("\t" in _indent(below) or len(_indent(below)) > base - step):
@@ -62,7 +61,7 @@ def tab_indentation_edits(text: str) -> list[tuple[int, int, str]] | None:
 
 def _step(lines: list[str]) -> int:
     """The file's indentation step: the smallest indentation used with spaces (2 when nothing tells)."""
-    widths = [len(_indent(line)) for line in lines if line.strip() and _indent(line) and not _indent(line).strip(" ")]
+    widths = [len(_indent(line)) for line in lines if line.strip() and set(_indent(line)) == {" "}]
     return min(widths) if widths else 2
 
 
@@ -72,11 +71,8 @@ def _child_column(lines: list[str], first: int, step: int) -> int | None:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        match = _OPENER.match(line.rstrip("\r\n"))
-        if match is None or "\t" in _indent(line):
-            return None
-        key_column = len(line) - len(line.lstrip(" -")) if line.lstrip(" ").startswith("- ") else len(_indent(line))
-        return key_column + step
+        match = _OPENER.match(line)  # its indentation is spaces only
+        return None if match is None else match.start("key") + step
     return None
 
 

@@ -173,8 +173,9 @@ def github_report(diagnostics: list[Diagnostic], root: str | None = None) -> str
         lines.extend(github_annotation(d, root) for d in shown)
         rest = len(found) - len(shown)
         if rest:
-            noun = _GH_NOUN[severity] + ("s" if rest != 1 else "")
-            lines.append(f"::{_GH_COMMAND[severity]} title=kubectl-testbench::{rest} more {noun} not annotated "
+            # the tenth slot stands for itself and at least one more: always two or more, so "errors"
+            lines.append(f"::{_GH_COMMAND[severity]} title=kubectl-testbench::{rest} more {_GH_NOUN[severity]}s "
+                         "not annotated "
                          f"(GitHub keeps {GITHUB_MAX_PER_SEVERITY} {_GH_NOUN[severity]} annotations per step); "
                          "all findings are in the log below and in the job summary")
     for d in diagnostics:  # the full list stays readable in the log
@@ -219,7 +220,7 @@ def _relative(path: str, root: str | None = None) -> str:
         rel = os.path.relpath(path, root) if root else os.path.relpath(path)
     except ValueError:
         rel = path
-    if rel.startswith(".."):
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):  # outside (``..x.yaml`` is a name inside)
         rel = path
     return rel.replace(os.sep, "/")
 

@@ -211,7 +211,7 @@ def _expected_key(src: Source, message: str, line_no: int, col: int, context: Ma
     for n in range(context[0], line_no + 1):
         text = src.line(n)
         if re.match(r"^\s*-[^\s-]", text):
-            fixed = re.sub(r"^(\s*)-", r"\1- ", text, count=1).strip()
+            fixed = re.sub(r"^(\s*)-", r"\1- ", text).strip()  # ``^`` matches once: no count needed
             return f'a list item needs a space after \'-\': on line {n}, write "{fixed}"'
     if col > here + 1:  # something follows a complete value on the same line
         before = line[: col - 1].rstrip()
@@ -223,7 +223,7 @@ def _expected_key(src: Source, message: str, line_no: int, col: int, context: Ma
         if before[-1:] in ("'", '"') and value_start[:1] == before[-1]:
             quote = before[-1]
             value = value_start.rstrip()
-            meant = value[1:-1] if len(value) > 1 and value.endswith(quote) else value
+            meant = value[1:-1] if value.endswith(quote) else value  # at least 'x' and what follows: 3 characters
             return (f"the value starts with {quote}, so it ends at the next {quote} (column {len(before)}) and the "
                     f"rest of the line is an error: quote the whole value with the other quote: {_requote(meant)}")
         return f"line {line_no} continues after its value at column {col}: quote the whole value"
@@ -237,6 +237,9 @@ def _expected_key(src: Source, message: str, line_no: int, col: int, context: Ma
         return (f"line {line_no} starts a list item where the mapping of line {context[0]} expects a key: put the "
                 "list under a key (the key on its own line, the '- ' items indented below it)")
     levels = src.key_indents(src.start_line + 1, line_no - 1) or [mapping]
+    if here in levels:  # the indentation is right: the line is not an entry
+        return (f"line {line_no} is at the indentation of a key above it ({_spaces(here)}) but is not a 'key: value' "
+                "entry: write it as one, or put it in the quoted value it belongs to")
     nearest = min(abs(level - here) for level in levels)
     options = [_sibling(src, line_no, level) for level in levels if abs(level - here) == nearest]
     return (f"line {line_no} is indented {_spaces(here)}, which matches none of the keys above it (at "
