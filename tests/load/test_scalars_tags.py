@@ -181,3 +181,12 @@ def test_tagged_values_in_a_document() -> None:
     result = build("a: !!null ''\nb: !!bool yes\nc: !!int -0x1F\nd: !!float 0x10\ne: !!int 017\n")
     assert result.error is None and result.remarks == []
     assert result.data == {"a": None, "b": True, "c": -31, "d": 16, "e": 15}
+
+
+def test_tagged_non_finite_float_is_flagged_like_a_plain_one() -> None:
+    # YAMLToJSON fails on both ("json: unsupported value: +Inf"): the tag must not hide it
+    result = build("a: !!float .inf\nb: -.inf\n")
+    assert [(r.rule, r.message, r.mark, r.text) for r in result.remarks] == [
+        ("yaml/non-finite", ".inf cannot be represented in JSON; Kubernetes rejects it", (1, 4), ".inf"),
+        ("yaml/non-finite", "-.inf cannot be represented in JSON; Kubernetes rejects it", (2, 4), "-.inf"),
+    ]
