@@ -163,9 +163,7 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
                 else:
                     value, note = resolve(text)
                     if note is not None:
-                        in_key = top is not None and top.is_map and top.key is no_key
-                        where = None if in_key else _pending_segment(stack)
-                        remarks.append(Remark(note, _note_message(note, text, value), mark, path_of(where), text))
+                        _note(note, text, value, mark, stack, remarks, path_of)
             else:
                 value = _scalar(event, mark, stack, remarks, path_of)
             if event.anchor:
