@@ -4,7 +4,6 @@ run by the oracle built from Debian's Go packages; skipped, naming what to insta
 from __future__ import annotations
 
 import json
-import math
 import shutil
 from collections.abc import Iterator
 from typing import Any
@@ -39,7 +38,8 @@ def _same(go_text: str, ours: object) -> bool:
     if isinstance(go, bool) or not isinstance(go, int | float):
         return False
     if isinstance(go, int) and abs(go) >= 2**53 and go != ours:
-        return float(go) == float(ours) and not math.isinf(float(go))
+        # Go printed a float64 (its shortest form): ours must be that very float64, not a nearby exact integer
+        return float(go) == float(ours) and int(float(ours)) == ours
     return bool(go == ours)
 
 
