@@ -95,22 +95,15 @@ def _number(text: str) -> tuple[str, Any]:
 
 def _underscores_ok(text: str) -> bool:
     """strconv's rule for underscores in a number: each one between two digits."""
-    return all(i > 0 and text[i - 1].isdigit() and i + 1 < len(text) and text[i + 1].isdigit()
-               for i, c in enumerate(text) if c == "_")
+    return all(text[i - 1].isdigit() and text[i + 1:i + 2].isdigit() for i, c in enumerate(text) if c == "_")
 
 
 def _go_parse_int(plain: str) -> int:
-    sign = -1 if plain[0] == "-" else 1
+    """strconv.ParseInt with base 0, whose one difference from Python's is the legacy octal ``017``."""
     body = plain.lstrip("+-")
-    if body[:2] in ("0x", "0X"):
-        return sign * int(body[2:], 16)
-    if body[:2] in ("0o", "0O"):
-        return sign * int(body[2:], 8)
-    if body[:2] in ("0b", "0B"):
-        return sign * int(body[2:], 2)
-    if len(body) > 1 and body[0] == "0":
-        return sign * int(body, 8)
-    return sign * int(body)
+    if body[:1] == "0" and body[1:2].isdigit():
+        return (-1 if plain[0] == "-" else 1) * int(body, 8)
+    return int(plain, 0)
 
 
 def _normalise(value: float) -> float | int:
@@ -130,7 +123,7 @@ def _binary(text: str) -> str:
         data = base64.b64decode(text.replace("\n", "").replace("\r", ""), validate=True)
     except (binascii.Error, ValueError):
         raise ValueError("!!binary value contains invalid base64 data") from None
-    value = data.decode("utf-8", "surrogateescape")
+    value = data.decode(errors="surrogateescape")
     return _ESCAPED.sub("\ufffd", value)
 
 

@@ -55,6 +55,9 @@ PLAIN: list[tuple[str, object, str | None]] = [
     (".5_0", 0.5, None),
     ("._5", "._5", None),
     (".5_", ".5_", None),
+    (".5_e3", ".5_e3", None),  # an underscore must sit between two digits
+    (".5_5", 0.55, None),
+    ("1_.5", 1.5, None),  # not after a '.': go-yaml drops the underscores first
     ("0o", "0o", None),
     ("0x", "0x", None),
     ("0b", "0b", None),
@@ -190,3 +193,23 @@ def test_tagged_non_finite_float_is_flagged_like_a_plain_one() -> None:
         ("yaml/non-finite", ".inf cannot be represented in JSON; Kubernetes rejects it", (1, 4), ".inf"),
         ("yaml/non-finite", "-.inf cannot be represented in JSON; Kubernetes rejects it", (2, 4), "-.inf"),
     ]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("aGVsbG8=", "hello"),
+    ("aGVs\nbG8=", "hello"),  # a block scalar's line breaks are ignored
+    ("aGVs\rbG8=", "hello"),
+    ("aGVs\r\nbG8=\n", "hello"),
+    ("w6k=", "é"),
+    ("/w==", "\ufffd"),  # not UTF-8: JSON gets U+FFFD for each bad byte
+    ("aP9p", "h\ufffdi"),
+])
+def test_binary_is_decoded_base64(text: str, value: str) -> None:
+    assert resolve_tagged("tag:yaml.org,2002:binary", text) == value
+
+
+@pytest.mark.parametrize("text", ["aGVs bG8=", "aGVsbG8", "aGVsbG8=!"])
+def test_binary_that_is_not_base64_is_refused_with_go_yamls_message(text: str) -> None:
+    with pytest.raises(ValueError) as info:
+        resolve_tagged("tag:yaml.org,2002:binary", text)
+    assert str(info.value) == "!!binary value contains invalid base64 data"
