@@ -178,7 +178,7 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
             mark = (m.line + 1 + line_offset, m.column + 1)
             if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
                 remarks.append(Remark("yaml/unknown-tag", f"tag {event.tag} is ignored by Kubernetes", mark,
-                                      path_of()))
+                                      path_of(_pending_segment(stack))))
             container: Any = PosDict(mark) if is_map else PosList(mark)
             if top is None:
                 seg: PathSegment | None = None
@@ -251,7 +251,7 @@ _MERGE = object()
 
 
 def _pending_segment(stack: list[_Frame]) -> PathSegment | None:
-    """Path segment of a container about to be opened inside the top frame."""
+    """Path segment of the node about to be attached to the top frame: its key, its index, or None for a key."""
     if not stack:
         return None
     top = stack[-1]
@@ -282,7 +282,8 @@ def _scalar(event: Any, mark: Mark, stack: list[_Frame], remarks: list[Remark], 
     except ValueError as err:
         if tag.startswith("tag:yaml.org,2002:"):
             raise YamlReadError("yaml/tag", str(err), mark) from None
-        remarks.append(Remark("yaml/unknown-tag", f"tag {tag} is ignored by Kubernetes", mark, path_of()))
+        remarks.append(Remark("yaml/unknown-tag", f"tag {tag} is ignored by Kubernetes", mark,
+                              path_of(_pending_segment(stack))))
         return text
     if isinstance(value, float) and not math.isfinite(value):  # !!float .inf: JSON cannot carry it either
         _note(Note.NON_FINITE, text, value, mark, stack, remarks, path_of)
@@ -291,9 +292,7 @@ def _scalar(event: Any, mark: Mark, stack: list[_Frame], remarks: list[Remark], 
 
 def _note(note: str, text: str, value: Any, mark: Mark, stack: list[_Frame], remarks: list[Remark],
           path_of: Any) -> None:
-    in_key = bool(stack) and stack[-1].is_map and stack[-1].key is _NO_KEY
-    seg = None if in_key else _pending_segment(stack)
-    remarks.append(Remark(note, _note_message(note, text, value), mark, path_of(seg), text))
+    remarks.append(Remark(note, _note_message(note, text, value), mark, path_of(_pending_segment(stack)), text))
 
 
 def _note_message(note: str, text: str, value: Any) -> str:
