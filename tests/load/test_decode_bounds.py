@@ -35,7 +35,7 @@ def test_a_nul_byte_in_the_first_8_kib_is_a_binary_file() -> None:
     assert (info.value.rule, info.value.message, info.value.mark) == (
         "input/binary", "binary file (NUL byte at offset 8191), not YAML or JSON", (1, 1))
     with pytest.raises(DecodeError) as first:
-        decode(b"\x00a: 1\n")
+        decode(b"\x00a: 1\n\x00")
     assert first.value.message == "binary file (NUL byte at offset 0), not YAML or JSON"
 
 
@@ -48,6 +48,8 @@ def test_a_nul_byte_after_8_kib_is_left_to_the_yaml_reader() -> None:
     (b"\xe9", "not UTF-8 text (byte 0xe9 at line 1, column 1); save the file as UTF-8", (1, 1)),
     (b"a: 1\n\nb: \x80\n", "not UTF-8 text (byte 0x80 at line 3, column 4); save the file as UTF-8", (3, 4)),
     (b"a: 1\n\xc3", "not UTF-8 text (byte 0xc3 at line 2, column 1); save the file as UTF-8", (2, 1)),
+    (b"\n\xff", "not UTF-8 text (byte 0xff at line 2, column 1); save the file as UTF-8", (2, 1)),
+    (b"\nab\xff\n\xfe", "not UTF-8 text (byte 0xff at line 2, column 3); save the file as UTF-8", (2, 3)),
 ])
 def test_text_that_is_not_utf8_names_the_byte_and_its_place(data: bytes, message: str, mark: tuple[int, int]) -> None:
     with pytest.raises(DecodeError) as info:
