@@ -176,3 +176,14 @@ def test_yaml11_remarks_carry_the_path_of_the_value() -> None:
 def test_note_messages_verbatim(text: str, message: str) -> None:
     (remark,) = build(text).remarks
     assert (remark.message, remark.mark, remark.path, remark.text) == (message, (1, 4), ("a",), text[3:-1])
+
+
+@pytest.mark.parametrize(("text", "data"), [
+    ('"<<": {a: 1}\n', {"<<": {"a": 1}}),  # only a plain << is a merge key
+    ("- <<\n", ["<<"]),
+    ("a: <<\n", {"a": "<<"}),
+    ("? <<\n: {a: 1}\n", {"a": 1}),
+])
+def test_only_a_plain_key_spelled_lt_lt_merges(text: str, data: object) -> None:
+    result = build(text)
+    assert (result.data, result.error, result.remarks) == (data, None, [])
