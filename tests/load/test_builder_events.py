@@ -187,3 +187,22 @@ def test_note_messages_verbatim(text: str, message: str) -> None:
 def test_only_a_plain_key_spelled_lt_lt_merges(text: str, data: object) -> None:
     result = build(text)
     assert (result.data, result.error, result.remarks) == (data, None, [])
+
+
+def test_an_aliased_scalar_counts_as_one_node() -> None:
+    # b = 1 + 9 x 1 nodes, c = 1 + 9 x 10, d expands 9 x 91: 9 + 90 + 819 = 918 added while 38 events were read
+    text = ("a: &a x\nb: &b [" + ", ".join(["*a"] * 9) + "]\nc: &c [" + ", ".join(["*b"] * 9) + "]\nd: ["
+            + ", ".join(["*c"] * 9) + "]\n")
+    assert build(text, limits=Limits(alias_budget=538)).error is None
+    assert _error(text, limits=Limits(alias_budget=537))[:3] == (
+        "yaml/alias-limit", "alias expansion exceeds the limit (537 nodes beyond 10x the document; a "
+        "billion-laughs document?)", (4, 37))
+
+
+def test_an_explicit_duplicate_in_a_map_with_a_merge_is_a_plain_duplicate() -> None:
+    assert _remarks("<<: {a: 1}\nb: 1\nb: 2\n") == [
+        ("yaml/duplicate-key", 'duplicate key "b": the later value wins', (3, 1), ("b",))]
+
+
+def test_syntax_error_without_a_context() -> None:
+    assert _error("a: b: c\n") == ("yaml/syntax", "mapping values are not allowed in this context", (1, 5), None)
