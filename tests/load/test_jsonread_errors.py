@@ -120,3 +120,18 @@ def test_node_limit_in_both_readers() -> None:
     assert over.error is not None
     assert (over.error.rule, over.error.message, over.error.mark) == (
         "yaml/too-many-nodes", "more than 6 nodes in one document (raise with --max-nodes)", (1, 7))
+
+
+def test_empty_containers_closed_at_once_keep_the_paths_that_follow() -> None:
+    (doc,) = read_stream('{"x":[{}, [], {"c":1,"c":2}], "y":{"z":{},"d":1,"d":2}}')
+    assert doc.data == {"x": [{}, [], {"c": 2}], "y": {"z": {}, "d": 2}}
+    assert [(r.path, r.mark) for r in doc.remarks] == [(("x", 2, "c"), (1, 22)), (("y", "d"), (1, 49))]
+    assert doc.data["x"].item_marks == [(1, 7), (1, 11), (1, 15)]
+
+
+def test_upper_case_surrogate_escapes_are_recognised() -> None:
+    text = '["\\uD83D\\uDE00", "\\uDE00\\uD83D"]'
+    assert read_fast(text) is None  # a low surrogate before a high one: both unpaired
+    (doc,) = read_stream(text)
+    assert doc.data == ["😀", "\ufffd\ufffd"]
+    assert read_fast('["\\uD83D\\uDE00"]') == [(["😀"], 0)]
