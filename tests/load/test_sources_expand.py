@@ -102,3 +102,12 @@ def test_a_file_that_cannot_be_opened_is_unreadable(tmp_path: Path) -> None:
         read_bytes(Source(str(tmp_path)), Limits())
     assert (info.value.path, info.value.rule, info.value.message) == (
         str(tmp_path), "input/unreadable", "Is a directory")
+
+
+def test_an_entry_that_cannot_be_examined_is_unreadable_and_the_scan_goes_on(tmp_path: Path) -> None:
+    os.symlink("loop.yaml", tmp_path / "loop.yaml")
+    (tmp_path / "next.yaml").write_text("a: 1\n")
+    assert _seen([str(tmp_path)], tmp_path) == [
+        ("error", "loop.yaml", "input/unreadable", "Too many levels of symbolic links"),
+        ("source", "next.yaml", "True", "."),
+    ]
