@@ -101,7 +101,7 @@ def _underscores_ok(text: str) -> bool:
 def _go_parse_int(plain: str) -> int:
     """strconv.ParseInt with base 0, whose one difference from Python's is the legacy octal ``017``."""
     body = plain.lstrip("+-")
-    if body[:1] == "0" and body[1:2].isdigit():
+    if body[0] == "0" and body.isdigit():
         return (-1 if plain[0] == "-" else 1) * int(body, 8)
     return int(plain, 0)
 

@@ -27,6 +27,9 @@ PLAIN: list[tuple[str, object, str | None]] = [
     ("0b1_0", 2, None),
     ("0_17", 15, "yaml/legacy-octal"),
     ("00", 0, "yaml/legacy-octal"),
+    ("01", 1, "yaml/legacy-octal"),
+    ("0_", 0, None),  # one digit once the underscore is gone: no octal reading to remark on
+    ("0_1", 1, "yaml/legacy-octal"),
     ("0", 0, None),
     ("-0", 0, None),
     ("08", 8, None),
@@ -57,6 +60,7 @@ PLAIN: list[tuple[str, object, str | None]] = [
     (".5_", ".5_", None),
     (".5_e3", ".5_e3", None),  # an underscore must sit between two digits
     (".5_5", 0.55, None),
+    (".5_5e3", 550, None),
     ("1_.5", 1.5, None),  # not after a '.': go-yaml drops the underscores first
     ("0o", "0o", None),
     ("0x", "0x", None),
@@ -108,6 +112,7 @@ TAGGED: list[tuple[str, str, object]] = [
     ("float", "18446744073709551616", UINT64),
     ("float", "1e-400", 0),
     ("str", "5", "5"),
+    ("timestamp", "2001-01-01", "2001-01-01"),  # sigs.k8s.io/yaml writes a timestamp back as its text
     ("str", "yes", "yes"),
 ]
 
