@@ -79,12 +79,12 @@ def _number(text: str) -> tuple[str, Any]:
     if text[0] == ".":
         # go-yaml hands the text itself to strconv.ParseFloat: "._5" stays a string, ".5_0" is 0.5
         if _GO_FLOAT.fullmatch(text.replace("_", "")) and _underscores_ok(text):
-            return "float", float(text.replace("_", ""))
+            return "float", float(text)  # its underscores are between digits, as Python wants them too
         return "str", text
     plain = text.replace("_", "")
     if _GO_INT.fullmatch(plain):
         value = _go_parse_int(plain)
-        if -_INT64 <= value < _INT64 or (plain[0] not in "+-" and value < 2 * _INT64):
+        if -_INT64 <= value < _INT64 or (plain[0].isdigit() and value < 2 * _INT64):
             return "int", value
     if _GO_FLOAT.fullmatch(plain):
         number = float(plain)
@@ -100,9 +100,8 @@ def _underscores_ok(text: str) -> bool:
 
 def _go_parse_int(plain: str) -> int:
     """strconv.ParseInt with base 0, whose one difference from Python's is the legacy octal ``017``."""
-    body = plain.lstrip("+-")
-    if body[0] == "0" and body.isdigit():
-        return (-1 if plain[0] == "-" else 1) * int(body, 8)
+    if _LEGACY_OCTAL.fullmatch(plain):
+        return int(plain.replace("0", "0o", 1), 0)
     return int(plain, 0)
 
 

@@ -28,6 +28,8 @@ PLAIN: list[tuple[str, object, str | None]] = [
     ("0_17", 15, "yaml/legacy-octal"),
     ("00", 0, "yaml/legacy-octal"),
     ("01", 1, "yaml/legacy-octal"),
+    ("0100", 64, "yaml/legacy-octal"),
+    ("-0100", -64, "yaml/legacy-octal"),
     ("0_", 0, None),  # one digit once the underscore is gone: no octal reading to remark on
     ("0_1", 1, "yaml/legacy-octal"),
     ("0", 0, None),
