@@ -111,3 +111,22 @@ def test_an_entry_that_cannot_be_examined_is_unreadable_and_the_scan_goes_on(tmp
         ("error", "loop.yaml", "input/unreadable", "Too many levels of symbolic links"),
         ("source", "next.yaml", "True", "."),
     ]
+
+
+class _Endless(io.RawIOBase):
+    """A stdin that never ends (``yes | kubectl testbench validate -``)."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        buffer[:] = b"y" * len(buffer)
+        return len(buffer)
+
+
+def test_an_endless_stdin_is_refused_after_reading_one_byte_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(_Endless())))
+    with pytest.raises(SourceError) as info:
+        read_bytes(Source("-"), Limits(max_file_bytes=1024 * 1024))
+    assert (info.value.rule, str(info.value)) == (
+        "input/too-large", "larger than the 1 MiB limit (raise with --max-file-size)")
