@@ -44,3 +44,8 @@ def test_crlf_separators_keep_their_line_endings_in_the_documents() -> None:
 
 def test_a_trailing_separator_leaves_an_empty_last_document() -> None:
     assert _chunks("a: 1\n---\n") == [("a: 1\n", 0, False), ("", 2, False)]
+
+
+def test_bad_separators_in_a_row_after_a_multi_line_document() -> None:
+    assert _chunks("a: 1\n---\nb: 2\nc: 3\n--- x\n--- y\nd: 4\n") == [
+        ("a: 1\n", 0, False), ("b: 2\nc: 3\n", 2, False), ("--- x\n", 4, True), ("--- y\nd: 4\n", 5, True)]
