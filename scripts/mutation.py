@@ -109,7 +109,10 @@ def run_module(config: dict[str, Any], module: str, jobs: int) -> tuple[Score, P
     proc = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)], cwd=work, env=env,
                           capture_output=True, text=True, check=False)
     meta = work / "mutants" / (module + ".meta")
-    if proc.returncode != 0 or not meta.exists():
+    # mutmut mutates function bodies only: a module of constants and dataclass fields has no mutants, and
+    # mutmut then exits 1 ("could not find any test case for any mutant") with an empty meta file
+    no_mutants = meta.exists() and not json.loads(meta.read_text())["exit_code_by_key"]
+    if (proc.returncode != 0 and not no_mutants) or not meta.exists():
         tail = (proc.stdout + proc.stderr).strip().splitlines()[-15:]
         raise SystemExit(f"error: mutmut failed on {module} (exit {proc.returncode}):\n" + "\n".join(tail))
     codes: dict[str, int | None] = json.loads(meta.read_text())["exit_code_by_key"]

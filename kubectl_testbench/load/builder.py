@@ -8,6 +8,7 @@ rules and record every node's position in one pass, faster than ``yaml.load`` wi
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -16,7 +17,7 @@ from yaml import events as ev
 
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Mark, Path, PathSegment, PosDict, PosList
-from kubectl_testbench.load.scalars import resolve_plain, resolve_tagged
+from kubectl_testbench.load.scalars import Note, resolve_plain, resolve_tagged
 
 try:  # libyaml binding; the pure-Python parser is a slower but identical fallback
     from yaml import CSafeLoader as _Loader
@@ -162,9 +163,7 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
                 else:
                     value, note = resolve(text)
                     if note is not None:
-                        in_key = top is not None and top.is_map and top.key is no_key
-                        where = None if in_key else _pending_segment(stack)
-                        remarks.append(Remark(note, _note_message(note, text, value), mark, path_of(where), text))
+                        _note(note, text, value, mark, stack, remarks, path_of)
             else:
                 value = _scalar(event, mark, stack, remarks, path_of)
             if event.anchor:
@@ -179,7 +178,7 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
             mark = (m.line + 1 + line_offset, m.column + 1)
             if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
                 remarks.append(Remark("yaml/unknown-tag", f"tag {event.tag} is ignored by Kubernetes", mark,
-                                      path_of()))
+                                      path_of(_pending_segment(stack))))
             container: Any = PosDict(mark) if is_map else PosList(mark)
             if top is None:
                 seg: PathSegment | None = None
@@ -252,7 +251,7 @@ _MERGE = object()
 
 
 def _pending_segment(stack: list[_Frame]) -> PathSegment | None:
-    """Path segment of a container about to be opened inside the top frame."""
+    """Path segment of the node about to be attached to the top frame: its key, its index, or None for a key."""
     if not stack:
         return None
     top = stack[-1]
@@ -276,22 +275,27 @@ def _scalar(event: Any, mark: Mark, stack: list[_Frame], remarks: list[Remark], 
             return _MERGE
         value, note = resolve_plain(text)
         if note is not None:
-            in_key = bool(stack) and stack[-1].is_map and stack[-1].key is _NO_KEY
-            seg = None if in_key else _pending_segment(stack)
-            remarks.append(Remark(note, _note_message(note, text, value), mark, path_of(seg), text))
+            _note(note, text, value, mark, stack, remarks, path_of)
         return value
     try:
-        return resolve_tagged(tag, text)
+        value = resolve_tagged(tag, text)
     except ValueError as err:
         if tag.startswith("tag:yaml.org,2002:"):
             raise YamlReadError("yaml/tag", str(err), mark) from None
-        remarks.append(Remark("yaml/unknown-tag", f"tag {tag} is ignored by Kubernetes", mark, path_of()))
+        remarks.append(Remark("yaml/unknown-tag", f"tag {tag} is ignored by Kubernetes", mark,
+                              path_of(_pending_segment(stack))))
         return text
+    if isinstance(value, float) and not math.isfinite(value):  # !!float .inf: JSON cannot carry it either
+        _note(Note.NON_FINITE, text, value, mark, stack, remarks, path_of)
+    return value
+
+
+def _note(note: str, text: str, value: Any, mark: Mark, stack: list[_Frame], remarks: list[Remark],
+          path_of: Any) -> None:
+    remarks.append(Remark(note, _note_message(note, text, value), mark, path_of(_pending_segment(stack)), text))
 
 
 def _note_message(note: str, text: str, value: Any) -> str:
-    from kubectl_testbench.load.scalars import Note
-
     if note == Note.YAML11_BOOL:
         return (f"{text} is read as the boolean {str(value).lower()} by Kubernetes (YAML 1.1); "
                 f'quote it ("{text}") if you meant a string')

@@ -34,13 +34,14 @@ def decode(data: bytes) -> str:
                 return data[len(bom):].decode(encoding)
             except UnicodeDecodeError as err:
                 raise DecodeError("input/encoding", f"invalid {encoding.upper()} text: {err.reason}") from None
-    nul = data.find(b"\0", 0, 8192)
+    nul = data[:8192].find(b"\0")
     if nul >= 0:
         raise DecodeError("input/binary", f"binary file (NUL byte at offset {nul}), not YAML or JSON")
     try:
-        return data.decode("utf-8")
+        return data.decode()
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        before = data[:err.start]
+        line = before.count(b"\n") + 1
+        col = err.start - before.rfind(b"\n")
         raise DecodeError("input/encoding", f"not UTF-8 text (byte 0x{data[err.start]:02x} at line {line}, "
                           f"column {col}); save the file as UTF-8", (line, col)) from None

@@ -27,7 +27,7 @@ class PosDict(dict[str, Any]):
 
     __slots__ = ("key_marks", "mark", "value_marks")
 
-    def __init__(self, mark: Mark = (0, 0)) -> None:
+    def __init__(self, mark: Mark) -> None:
         super().__init__()
         self.mark = mark
         self.key_marks: dict[str, Mark] = {}
@@ -39,7 +39,7 @@ class PosList(list[Any]):
 
     __slots__ = ("item_marks", "mark")
 
-    def __init__(self, mark: Mark = (0, 0)) -> None:
+    def __init__(self, mark: Mark) -> None:
         super().__init__()
         self.mark = mark
         self.item_marks: list[Mark] = []

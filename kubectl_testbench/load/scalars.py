@@ -52,52 +52,57 @@ def resolve_plain(text: str) -> tuple[Any, str | None]:
         if isinstance(value, float):
             return value, Note.NON_FINITE
         return value, None
-    first = text[0]
-    if first in "0123456789+-.":
+    if text[0] in _NUMBER_START:
         return _resolve_number(text)
     return text, None
 
 
 def _resolve_number(text: str) -> tuple[Any, str | None]:
-    if text[0] == ".":
-        # go-yaml hands the text itself to strconv.ParseFloat: "._5" stays a string, ".5_0" is 0.5
-        if _GO_FLOAT.fullmatch(text.replace("_", "")) and _underscores_ok(text):
-            return _normalise(float(text.replace("_", ""))), None
-        return text, None
-    plain = text.replace("_", "")
-    if _GO_INT.fullmatch(plain):
-        value = _go_parse_int(plain)
-        if -_INT64 <= value < 2**64:
-            note = Note.OCTAL if _LEGACY_OCTAL.fullmatch(text) and len(plain.lstrip("+-")) > 1 else None
-            return value, note
-    if _GO_FLOAT.fullmatch(plain):
-        number = float(plain)
-        if math.isinf(number):  # Go's ParseFloat fails on overflow, so the text stays a string
-            return text, None
-        return _normalise(number), None
+    kind, value = _number(text)
+    if kind == "int":
+        plain = text.replace("_", "")
+        note = Note.OCTAL if _LEGACY_OCTAL.fullmatch(text) and len(plain.lstrip("+-")) > 1 else None
+        return value, note
+    if kind == "float":
+        return _normalise(value), None
     if _SEXAGESIMAL.fullmatch(text):
         return text, Note.SEXAGESIMAL
     return text, None
 
 
+def _number(text: str) -> tuple[str, Any]:
+    """go-yaml's reading of a scalar that starts like a number: ("int", int), ("float", float) or ("str", text).
+
+    Integers are strconv.ParseInt (int64), then ParseUint (uint64, which takes no sign: "+18446744073709551615"
+    is a float and "+0xFFFFFFFFFFFFFFFF" a string), then a float; a float that overflows stays a string.
+    """
+    if text[0] == ".":
+        # go-yaml hands the text itself to strconv.ParseFloat: "._5" stays a string, ".5_0" is 0.5
+        if _GO_FLOAT.fullmatch(text.replace("_", "")) and _underscores_ok(text):
+            return "float", float(text)  # its underscores are between digits, as Python wants them too
+        return "str", text
+    plain = text.replace("_", "")
+    if _GO_INT.fullmatch(plain):
+        value = _go_parse_int(plain)
+        if -_INT64 <= value < _INT64 or (plain[0].isdigit() and value < 2 * _INT64):
+            return "int", value
+    if _GO_FLOAT.fullmatch(plain):
+        number = float(plain)
+        if not math.isinf(number):  # Go's ParseFloat fails on overflow, so the text stays a string
+            return "float", number
+    return "str", text
+
+
 def _underscores_ok(text: str) -> bool:
     """strconv's rule for underscores in a number: each one between two digits."""
-    return all(i > 0 and text[i - 1].isdigit() and i + 1 < len(text) and text[i + 1].isdigit()
-               for i, c in enumerate(text) if c == "_")
+    return all(text[i - 1].isdigit() and text[i + 1:i + 2].isdigit() for i, c in enumerate(text) if c == "_")
 
 
 def _go_parse_int(plain: str) -> int:
-    sign = -1 if plain[0] == "-" else 1
-    body = plain.lstrip("+-")
-    if body[:2] in ("0x", "0X"):
-        return sign * int(body[2:], 16)
-    if body[:2] in ("0o", "0O"):
-        return sign * int(body[2:], 8)
-    if body[:2] in ("0b", "0B"):
-        return sign * int(body[2:], 2)
-    if len(body) > 1 and body[0] == "0":
-        return sign * int(body, 8)
-    return sign * int(body)
+    """strconv.ParseInt with base 0, whose one difference from Python's is the legacy octal ``017``."""
+    if _LEGACY_OCTAL.fullmatch(plain):
+        return int(plain.replace("0", "0o", 1), 0)
+    return int(plain, 0)
 
 
 def _normalise(value: float) -> float | int:
@@ -117,7 +122,7 @@ def _binary(text: str) -> str:
         data = base64.b64decode(text.replace("\n", "").replace("\r", ""), validate=True)
     except (binascii.Error, ValueError):
         raise ValueError("!!binary value contains invalid base64 data") from None
-    value = data.decode("utf-8", "surrogateescape")
+    value = data.decode(errors="surrogateescape")
     return _ESCAPED.sub("\ufffd", value)
 
 
@@ -125,30 +130,31 @@ _ESCAPED = re.compile("[\udc80-\udcff]")
 
 
 def resolve_tagged(tag: str, text: str) -> Any:
-    """The value of a scalar with an explicit core tag (``!!str 10``). Raises ValueError if it cannot be."""
+    """The value of a scalar with an explicit core tag (``!!str 10``). Raises ValueError if it cannot be.
+
+    go-yaml reads the text as if it were plain and refuses a tag that disagrees with that reading
+    (``!!null x``, ``!!int 1.5``, ``!!int 18446744073709551616``); only ``!!float`` also takes an int64.
+    """
     short = tag.removeprefix("tag:yaml.org,2002:")
     if short in ("str", "timestamp"):
         return text
     if short == "binary":
         return _binary(text)
-    if short == "null":
-        return None
-    if short == "bool":
-        value = _BOOL_NULL.get(text)
-        if isinstance(value, bool):
-            return value
-        raise ValueError(f"cannot read {text!r} as a boolean")
-    if short == "int":
-        plain = text.replace("_", "")
-        if _GO_INT.fullmatch(plain):
-            return _go_parse_int(plain)
-        raise ValueError(f"cannot read {text!r} as an integer")
-    if short == "float":
-        special = _BOOL_NULL.get(text)
-        if isinstance(special, float):
-            return special
-        plain = text.replace("_", "")
-        if _GO_FLOAT.fullmatch(plain) or _GO_INT.fullmatch(plain):
-            return _normalise(float(plain))
-        raise ValueError(f"cannot read {text!r} as a number")
-    raise ValueError(f"unsupported tag !!{short}")
+    if short not in ("null", "bool", "int", "float"):
+        raise ValueError(f"unsupported tag !!{short}")
+    if text in _BOOL_NULL:
+        kind, value = _WORD_KIND[type(_BOOL_NULL[text])], _BOOL_NULL[text]
+    elif text[:1] in _NUMBER_START:
+        kind, value = _number(text)
+    else:
+        kind, value = "str", text
+    if kind == "int" and short == "float" and -_INT64 <= value < _INT64:
+        kind, value = "float", float(value)
+    if kind != short:
+        raise ValueError(f"cannot read {text!r} as {_TAG_NOUN[short]}")
+    return _normalise(value) if kind == "float" else value
+
+
+_NUMBER_START = frozenset("0123456789+-.")
+_WORD_KIND = {bool: "bool", type(None): "null", float: "float"}
+_TAG_NOUN = {"null": "null", "bool": "a boolean", "int": "an integer", "float": "a number"}
