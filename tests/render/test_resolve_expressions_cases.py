@@ -111,3 +111,12 @@ def test_every_operand_sees_the_variables() -> None:
 ])
 def test_more_floats_print_as_gos_percent_v(number: float, go: str) -> None:
     assert go_float_v(number) == go
+
+
+@pytest.mark.parametrize(("template", "expected"), [
+    ("{{ -2 + 3 }}", "-5"), ("{{ 2 * -3 + 1 }}", "-8"), ("{{ 1 - 2 + 3 }}", "2"), ("{{ (-2) + 3 }}", "1"),
+])
+def test_a_leading_minus_negates_everything_after_it_as_testkube_parses_it(template: str, expected: str) -> None:
+    """Testkube's getNextSegment (pkg/expressions/parse.go) reads ``-`` as ``0 - <the rest at priority -1>``, so
+    ``-2 + 3`` is ``-(2 + 3)``: surprising, but what the cluster computes, so what --resolve must show."""
+    assert render(template, lookup) == expected
