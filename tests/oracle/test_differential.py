@@ -8,9 +8,6 @@ built from Debian's Go packages; without them the module is skipped, naming what
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
-
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
@@ -18,23 +15,13 @@ from tests.oracle.compare import ALLOWLIST, compare
 from tests.oracle.defects import CASES, Case
 from tests.oracle.differential import ROOT, Tally, check, corpus_files
 from tests.oracle.generators import CATEGORIES, batches
-from tests.oracle.harness import Oracle, missing, session_oracle
+from tests.oracle.harness import Oracle
 
 BATCH = 50
 EXAMPLES = 400
 MINIMUM = 20_000
 TALLY = Tally()
 
-
-@pytest.fixture(scope="module")
-def oracle() -> Iterator[Oracle]:
-    reason = missing()
-    if reason:
-        pytest.skip(reason)
-    process, directory = session_oracle()
-    yield process
-    process.close()
-    shutil.rmtree(directory, ignore_errors=True)
 
 
 def test_the_allow_list_is_short_and_gives_a_reason_for_every_entry() -> None:

@@ -4,25 +4,10 @@ run by the oracle built from Debian's Go packages; skipped, naming what to insta
 from __future__ import annotations
 
 import json
-import shutil
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from tests.load.test_scalars_tags import PLAIN, REFUSED, TAGGED
-from tests.oracle.harness import Oracle, missing, session_oracle
-
-
-@pytest.fixture(scope="module")
-def oracle() -> Iterator[Oracle]:
-    reason = missing()
-    if reason:
-        pytest.skip(reason)
-    process, directory = session_oracle()
-    yield process
-    process.close()
-    shutil.rmtree(directory, ignore_errors=True)
+from tests.oracle.harness import Oracle
 
 
 def _decoded(oracle: Oracle, lines: list[str]) -> list[dict[str, Any]]:
