@@ -2,8 +2,9 @@
 
 Tests that run the real phase code ask for :func:`phase_python` and skip cleanly when no such interpreter
 exists. ``TESTBENCH_PHASE_PYTHON`` names one; otherwise cached virtualenvs under ``../cache/*/venv`` next to the
-checkout are tried (install one with the image's locked versions as
-../shared/reference/testbench-upstream/image/SOURCES.md describes).
+checkout are tried, and then the phase environment the phase tests use (kubectl_testbench.phases.env: the image's
+locked versions in a cached virtualenv, built on first use with any Python >= 3.12 found here), so CI runs these
+tests too.
 """
 
 from __future__ import annotations
@@ -29,15 +30,27 @@ def _find() -> str | None:
                                capture_output=True, timeout=120, check=False)
         if probe.returncode == 0:
             return candidate
-    return None
+    return _phase_env()
+
+
+def _phase_env() -> str | None:
+    from kubectl_testbench.phases import env as phase_env
+    from tests.conftest import phase_cache_dir
+
+    try:
+        python, version = phase_env.find_python(os.environ.get("KUBECTL_TESTBENCH_PHASE_PYTHON") or None)
+        built = phase_env.ensure_env(phase_env.phase_spec(), python, version, cache_dir=phase_cache_dir())
+    except phase_env.PhaseEnvError:
+        return None
+    return str(built.python)
 
 
 def phase_python() -> str:
     """An interpreter that imports ``testbench`` (the phase package), or skip."""
     found = _find()
     if found is None:
-        pytest.skip("the phase package agentic-layer-testbench is not installed (set TESTBENCH_PHASE_PYTHON to a "
-                    "Python >= 3.12 with agentic-layer-testbench==0.10.0)")
+        pytest.skip("the phase package agentic-layer-testbench cannot be installed here: no Python >= 3.12 (set "
+                    "TESTBENCH_PHASE_PYTHON to a Python >= 3.12 with agentic-layer-testbench==0.10.0)")
     return found
 
 
