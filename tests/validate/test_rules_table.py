@@ -35,3 +35,8 @@ def test_every_fix_belongs_to_a_rule() -> None:
     assert set(FIXES) <= set(RULES)
     assert all(RULES[rule].fix == text for rule, text in FIXES.items())
     assert RULES["schema/required"].fix == ""
+
+
+def test_every_rule_id_is_one_group_and_one_name() -> None:
+    """docs/rules.md groups by the part before the '/', SARIF and the equivalent mutants rely on exactly one."""
+    assert all(rule_id.count("/") == 1 and all(rule_id.split("/")) for rule_id in RULES)
