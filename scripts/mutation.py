@@ -106,14 +106,19 @@ def run_module(config: dict[str, Any], module: str, jobs: int) -> tuple[Score, P
     (work / "pyproject.toml").write_text(head.rstrip() + "\n" + "\n".join(lines) + "\n")
     # PYTHONPATH pointing at a checkout would import the unmutated package before mutants/: every mutant survives
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONDONTWRITEBYTECODE": "1"}
-    proc = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)], cwd=work, env=env,
-                          capture_output=True, text=True, check=False)
+    try:  # an interrupted run leaves no scratch copy behind
+        proc = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)], cwd=work, env=env,
+                              capture_output=True, text=True, check=False)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
     meta = work / "mutants" / (module + ".meta")
     # mutmut mutates function bodies only: a module of constants and dataclass fields has no mutants, and
     # mutmut then exits 1 ("could not find any test case for any mutant") with an empty meta file
     no_mutants = meta.exists() and not json.loads(meta.read_text())["exit_code_by_key"]
     if (proc.returncode != 0 and not no_mutants) or not meta.exists():
         tail = (proc.stdout + proc.stderr).strip().splitlines()[-15:]
+        shutil.rmtree(work, ignore_errors=True)
         raise SystemExit(f"error: mutmut failed on {module} (exit {proc.returncode}):\n" + "\n".join(tail))
     codes: dict[str, int | None] = json.loads(meta.read_text())["exit_code_by_key"]
     equivalent: dict[str, str] = config["mutation"].get("equivalent", {})
