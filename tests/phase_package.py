@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
 import pytest
 
+from kubectl_testbench.phases.env import Env, PhaseEnvError
 from tests.conftest import ROOT
 
 
@@ -33,16 +35,22 @@ def _find() -> str | None:
     return _phase_env()
 
 
-def _phase_env() -> str | None:
+def cached_phase_env(progress: Callable[[str], None] | None = None) -> Env:
+    """agentic-layer-testbench in the cached virtualenv of kubectl_testbench.phases.env, built on first use with a
+    Python >= 3.12 found here (``KUBECTL_TESTBENCH_PHASE_PYTHON`` names one); PhaseEnvError where there is none."""
     from kubectl_testbench.phases import env as phase_env
     from tests.conftest import phase_cache_dir
 
+    python, version = phase_env.find_python(os.environ.get("KUBECTL_TESTBENCH_PHASE_PYTHON") or None)
+    return phase_env.ensure_env(phase_env.phase_spec(), python, version, cache_dir=phase_cache_dir(),
+                                progress=progress)
+
+
+def _phase_env() -> str | None:
     try:
-        python, version = phase_env.find_python(os.environ.get("KUBECTL_TESTBENCH_PHASE_PYTHON") or None)
-        built = phase_env.ensure_env(phase_env.phase_spec(), python, version, cache_dir=phase_cache_dir())
-    except phase_env.PhaseEnvError:
+        return str(cached_phase_env().python)
+    except PhaseEnvError:
         return None
-    return str(built.python)
 
 
 def phase_python() -> str:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 from kubectl_testbench.phases import env as phase_env_module
 from kubectl_testbench.phases.env import Env, PhaseEnvError
 from tests.conftest import phase_cache_dir
+from tests.phase_package import cached_phase_env
 from tests.phases.a2a_agent import A2AAgentStandIn
 from tests.phases.judge import JudgeStandIn
 from tests.phases.otlp import OtlpStandIn
@@ -28,11 +28,9 @@ def _progress(message: str) -> None:
 def phase_env() -> Env:
     """agentic-layer-testbench 0.10.0 in its cached virtualenv; skipped only where no Python >= 3.12 exists."""
     try:
-        python, version = phase_env_module.find_python(os.environ.get("KUBECTL_TESTBENCH_PHASE_PYTHON") or None)
+        return cached_phase_env(progress=_progress)
     except PhaseEnvError as exc:
         pytest.skip(str(exc))
-    return phase_env_module.ensure_env(phase_env_module.phase_spec(), python, version,
-                                       cache_dir=phase_cache_dir(), progress=_progress)
 
 
 @pytest.fixture(scope="session")
