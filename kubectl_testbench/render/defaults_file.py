@@ -56,7 +56,8 @@ def _validator() -> Any:
 
 def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
     """Schema findings for one RenderDefaults document, located in its file."""
-    from kubectl_testbench.render.settings import template_problem  # only a defaults file that exists needs it
+    # only a defaults file that exists needs it
+    from kubectl_testbench.render.settings import PLACEHOLDER_HINT, template_problem
 
     errors, _ = _validator().validate(doc)
     out = []
@@ -72,7 +73,7 @@ def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
         if problem is not None and not any(err.path == at for err in errors):
             line, col = locate(doc, at) or (0, 0)
             out.append(Diagnostic("semantic/url-placeholder", Severity.ERROR, f'Invalid value: "{template}": {problem}',
-                                  file, line, col, field_path(at), "write the placeholder as listed, or the URL itself",
+                                  file, line, col, field_path(at), PLACEHOLDER_HINT,
                                   DEFAULTS_KIND))
     return out
 

@@ -170,6 +170,10 @@ def with_tracing_switch(env: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [*env, {"name": OTEL_SDK_DISABLED, "value": "true"}]
 
 
+PLACEHOLDER_HINT = "write the placeholder as listed, or the URL itself"
+"""The hint of every semantic/url-placeholder finding (annotations and defaults files alike)."""
+
+
 def template_problem(template: str) -> str | None:
     """Why ``template`` cannot be filled (an unknown placeholder such as ``{nme}``), naming the known ones;
     None when it can. A brace is not valid in a URL, so every ``{…}`` must be one of ours."""

@@ -445,12 +445,13 @@ def url_templates(doc: dict[str, Any], report: Report) -> None:
         template = _str(annotations.get(key))
         if not template:
             continue
-        from kubectl_testbench.render.settings import template_problem  # only a file with the annotation pays
+        # only a file with the annotation pays
+        from kubectl_testbench.render.settings import PLACEHOLDER_HINT, template_problem
 
         problem = template_problem(template)
         if problem is not None:
             report("semantic/url-placeholder", ("metadata", "annotations", MapKey(key)),
-                   f'Invalid value: "{template}": {problem}', "write the placeholder as listed, or the URL itself")
+                   f'Invalid value: "{template}": {problem}', PLACEHOLDER_HINT)
 
 
 # --- references, names and labels --------------------------------------------------------------------
