@@ -67,19 +67,21 @@ def rules_of(schema: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any
 
 
 def presence_projections(presence: list[tuple[str, ...]]) -> list[Any]:
-    """Every projection a presence-only rule can see: each path absent, present, or cut short on the way."""
+    """Every projection a presence-only rule can see: each path absent, present, or cut short on the way.
+
+    A document is built for every choice of how deep each path goes. Every node is an object: a path's
+    inner nodes must be (the schema says so), and at a path's end only presence is observed, which
+    :func:`~kubectl_testbench.validate.cel.project` turns into the same placeholder whatever the value.
+    """
     from kubectl_testbench.validate.cel import project
 
-    choices = [range(len(path) + 1) for path in presence]
     seen: dict[str, Any] = {}
-    for depths in itertools.product(*choices):
+    for depths in itertools.product(*(range(len(path) + 1) for path in presence)):
         value: dict[str, Any] = {}
         for path, depth in zip(presence, depths, strict=True):
             node = value
-            for i, segment in enumerate(path[:depth]):
-                node = node.setdefault(segment, {} if i < depth - 1 or depth < len(path) else True)
-                if not isinstance(node, dict):
-                    break
+            for segment in path[:depth]:
+                node = node.setdefault(segment, {})
         projected = project(value, presence, [])
         seen.setdefault(json.dumps(projected, sort_keys=True), projected)
     return [seen[k] for k in sorted(seen)]

@@ -187,3 +187,49 @@ def test_presence_projections_cover_absent_present_and_cut_short_paths() -> None
     assert {json.dumps(p, sort_keys=True) for p in projections} == {
         json.dumps(p, sort_keys=True) for p in
         [{}, {"a": True}, {"b": {}}, {"a": True, "b": {}}, {"b": {"c": True}}, {"a": True, "b": {"c": True}}]}
+
+
+def _documents(presence: list[tuple[str, ...]]) -> list[dict[str, Any]]:
+    """Every document a presence-only rule can meet, by brute force: each node on a path absent or present,
+    an inner node (a proper prefix of some path) an object, a node that only ends paths a scalar."""
+    nodes = sorted({path[:i] for path in presence for i in range(1, len(path) + 1)}, key=lambda n: (len(n), n))
+    inner = {path[:i] for path in presence for i in range(1, len(path))}
+    documents: list[dict[str, Any]] = []
+
+    def build(index: int, present: frozenset[tuple[str, ...]]) -> None:
+        if index == len(nodes):
+            document: dict[str, Any] = {}
+            for node in sorted(present, key=len):
+                parent = document
+                for segment in node[:-1]:
+                    parent = parent[segment]
+                parent[node[-1]] = {} if node in inner else "x"
+            documents.append(document)
+            return
+        node = nodes[index]
+        build(index + 1, present)
+        if len(node) == 1 or node[:-1] in present:
+            build(index + 1, present | {node})
+
+    build(0, frozenset())
+    return documents
+
+
+@pytest.mark.parametrize("presence", [
+    [("a",)],
+    [("a",), ("b", "c")],
+    [("a", "b", "c")],
+    [("a",), ("a", "b")],
+    [("a", "b"), ("a",)],
+    [("a", "b"), ("a", "c"), ("d",)],
+    [("a", "b", "c"), ("a", "d")],
+], ids=str)
+def test_presence_projections_are_exactly_the_projections_of_every_document(
+        presence: list[tuple[str, ...]]) -> None:
+    # An outcome table missing a projection sends that document back to celpy; one with a projection no
+    # document has stores an outcome nobody can look up. Both would hide a wrong table, so: exactly these.
+    from kubectl_testbench.validate.cel import project
+
+    expected = {json.dumps(project(d, presence, []), sort_keys=True) for d in _documents(presence)}
+    got = [json.dumps(p, sort_keys=True) for p in cel_shipped.presence_projections(presence)]
+    assert got == sorted(expected)

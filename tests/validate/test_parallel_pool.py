@@ -54,3 +54,43 @@ def test_batches_are_an_eighth_of_a_workers_share_at_most_64(monkeypatch: pytest
     monkeypatch.setattr(multiprocessing.pool.Pool, "imap", spy)
     assert len(list(ordered_map(_scaled, list(range(items)), 1, workers))) == items
     assert seen == [chunk]
+
+
+def test_the_bound_function_is_called_with_the_item_and_the_options_and_survives_pickling() -> None:
+    """Workers receive ``fn`` and its options as one pickled object; this is what they call (in-process here,
+    so that a mutation run sees the call too)."""
+    import pickle
+
+    from kubectl_testbench.validate.parallel import _Bound
+
+    bound = pickle.loads(pickle.dumps(_Bound(_scaled, 7)))
+    assert bound.fn is _scaled
+    assert bound.options == 7
+    assert bound(6)[0] == 42
+
+
+@pytest.mark.parametrize(("platform", "method"), [("linux", "fork"), ("darwin", "spawn"), ("win32", "spawn")])
+def test_fork_on_linux_spawn_elsewhere(monkeypatch: pytest.MonkeyPatch, platform: str, method: str) -> None:
+    """Fork lets workers inherit the warmed schema; macOS and Windows only offer spawn safely."""
+    import multiprocessing
+    import sys
+
+    asked: list[str] = []
+    real = multiprocessing.get_context
+
+    def spy(name: str | None = None) -> Any:
+        asked.append(str(name))
+        return real("fork")
+
+    monkeypatch.setattr(sys, "platform", platform)
+    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    assert [r for r, _ in ordered_map(_scaled, [1, 2], 5, 1)] == [5, 10]
+    assert asked == [method]
+
+
+def test_the_schema_is_compiled_before_the_workers_start() -> None:
+    from kubectl_testbench.validate.crdschema import experiment_validator
+
+    experiment_validator.cache_clear()  # type: ignore[attr-defined]
+    assert list(ordered_map(_scaled, [], 1, 1)) == []
+    assert experiment_validator.cache_info().currsize == 1  # type: ignore[attr-defined]
