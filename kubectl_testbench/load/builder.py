@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import yaml
 from yaml import events as ev
@@ -122,7 +122,7 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
     ScalarEvent, AliasEvent = ev.ScalarEvent, ev.AliasEvent
     MapStart, SeqStart = ev.MappingStartEvent, ev.SequenceStartEvent
     MapEnd, SeqEnd = ev.MappingEndEvent, ev.SequenceEndEvent
-    DocStart, DocEnd = ev.DocumentStartEvent, ev.DocumentEndEvent
+    DocStart = ev.DocumentStartEvent
     resolve = resolve_plain
     no_key = _NO_KEY
 
@@ -133,7 +133,7 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
     stack: list[_Frame] = []
     anchors: dict[str, tuple[Any, int]] = {}
     remarks = result.remarks
-    root: Any = no_key
+    root: Any = None  # libyaml gives even an empty document a (null) root node
     expanded = 0
     events = 0
     max_depth = limits.max_depth
@@ -205,11 +205,9 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
                 raise YamlReadError("yaml/alias-limit", "alias expansion exceeds the limit "
                                     f"({limits.alias_budget} nodes beyond 10x the document; a billion-laughs "
                                     "document?)", mark)
-        elif t is DocEnd:
+        else:  # DocumentEndEvent: libyaml's event grammar allows nothing else inside a document
             end = event
             break
-        else:  # pragma: no cover - libyaml guarantees the event grammar
-            raise YamlReadError("yaml/syntax", f"unexpected {t.__name__}", _mark(event, line_offset))
 
         # attach the finished node to the open container: as an item, a key, or a key's value
         if top is None:
@@ -221,7 +219,7 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
             c.append(value)
             c.item_marks.append(mark)
         elif top.key is no_key:
-            top.key = value if type(value) is str else _key_string(value, mark)
+            top.key = value if type(value) is str or value is _MERGE else _key_string(value, mark)
             top.key_mark = mark
         else:
             key = top.key
@@ -230,8 +228,9 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
                 _merge(top, value, mark, remarks, path_of)
                 continue
             if key in c:
-                remarks.append(Remark("yaml/duplicate-key", _duplicate_message(key, top.merged),
-                                      top.key_mark, path_of(key)))
+                by_merge = top.merged is not None and key in top.merged
+                remarks.append(Remark("yaml/duplicate-key", _duplicate_message(key, by_merge), top.key_mark,
+                                      path_of(key)))
             c[key] = value
             c.key_marks[key] = top.key_mark
             c.value_marks[key] = mark
@@ -243,8 +242,8 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
         result.extra_documents = True
         if end.explicit:
             result.ignored = (end.end_mark.line + 2 + line_offset, 1)
-    result.data = None if root is no_key else root
-    result.empty = result.data is None
+    result.data = root
+    result.empty = root is None
 
 
 _MERGE = object()
@@ -266,17 +265,11 @@ def _mark(event: Any, line_offset: int) -> Mark:
 
 
 def _scalar(event: Any, mark: Mark, stack: list[_Frame], remarks: list[Remark], path_of: Any) -> Any:
+    """A scalar that is not plain and untagged (the hot path handles those): quoted, block, or tagged."""
     text: str = event.value
     tag = event.tag
     if tag is None or tag == "!":
-        if not event.implicit[0] or tag == "!":
-            return text  # quoted or block scalar: always a string
-        if stack and stack[-1].is_map and stack[-1].key is _NO_KEY and text == "<<":
-            return _MERGE
-        value, note = resolve_plain(text)
-        if note is not None:
-            _note(note, text, value, mark, stack, remarks, path_of)
-        return value
+        return text  # quoted or block scalar, or the non-specific tag "!": always a string
     try:
         value = resolve_tagged(tag, text)
     except ValueError as err:
@@ -301,16 +294,14 @@ def _note_message(note: str, text: str, value: Any) -> str:
                 f'quote it ("{text}") if you meant a string')
     if note == Note.SEXAGESIMAL:
         return f'{text} is a string for Kubernetes but a base-60 number for YAML 1.1 tools; quote it ("{text}")'
-    if note == Note.OCTAL:
-        decimal = text.lstrip("0") or "0"
-        return f"{text} is read as the octal number {value} by Kubernetes (YAML 1.1) but as {decimal} by YAML 1.2 tools"
+    if note == Note.OCTAL:  # YAML 1.2's core schema reads digits as decimal, and digits with '_' as a string
+        other = f'the string "{text}"' if "_" in text else str(int(text, 10))
+        return f"{text} is read as the octal number {value} by Kubernetes (YAML 1.1) but as {other} by YAML 1.2 tools"
     return f"{text} cannot be represented in JSON; Kubernetes rejects it"
 
 
 def _key_string(value: Any, mark: Mark) -> str:
     """Map keys as sigs.k8s.io/yaml turns them into JSON object keys."""
-    if value is _MERGE:
-        return cast(str, value)
     if isinstance(value, str):
         return value
     if isinstance(value, bool):
@@ -339,17 +330,17 @@ def _merge(frame: _Frame, value: Any, mark: Mark, remarks: list[Remark], path_of
     for source in sources:
         for key, val in source.items():
             if key in target:
-                remarks.append(Remark("yaml/duplicate-key", _duplicate_message(key, frame.merged, True),
-                                      frame.key_mark, path_of(key)))
+                remarks.append(Remark("yaml/duplicate-key", _duplicate_message(key, True), frame.key_mark,
+                                      path_of(key)))
             target[key] = val
-            if isinstance(source, PosDict):
-                target.key_marks[key] = source.key_marks.get(key, source.mark)
-                target.value_marks[key] = source.value_marks.get(key, source.mark)
+            if isinstance(source, PosDict):  # every mapping read here is one, with a mark for each key
+                target.key_marks[key] = source.key_marks[key]
+                target.value_marks[key] = source.value_marks[key]
             frame.merged.add(key)
 
 
-def _duplicate_message(key: str, merged: set[str] | None, merging: bool = False) -> str:
-    if merging or (merged is not None and key in merged):
+def _duplicate_message(key: str, by_merge: bool) -> str:
+    if by_merge:
         return (f'key "{key}" is set both by a merge key (<<) and by another entry: strict decoding rejects it '
                 "(without it, the later one wins)")
     return f'duplicate key "{key}": the later value wins'

@@ -171,6 +171,9 @@ def test_yaml11_remarks_carry_the_path_of_the_value() -> None:
     ("a: 1:20\n", '1:20 is a string for Kubernetes but a base-60 number for YAML 1.1 tools; quote it ("1:20")'),
     ("a: 0755\n", "0755 is read as the octal number 493 by Kubernetes (YAML 1.1) but as 755 by YAML 1.2 tools"),
     ("a: 00\n", "00 is read as the octal number 0 by Kubernetes (YAML 1.1) but as 0 by YAML 1.2 tools"),
+    ("a: -017\n", "-017 is read as the octal number -15 by Kubernetes (YAML 1.1) but as -17 by YAML 1.2 tools"),
+    ("a: 0_17\n", '0_17 is read as the octal number 15 by Kubernetes (YAML 1.1) but as the string "0_17" by '
+                  "YAML 1.2 tools"),
     ("a: .nan\n", ".nan cannot be represented in JSON; Kubernetes rejects it"),
 ])
 def test_note_messages_verbatim(text: str, message: str) -> None:
@@ -206,3 +209,82 @@ def test_an_explicit_duplicate_in_a_map_with_a_merge_is_a_plain_duplicate() -> N
 
 def test_syntax_error_without_a_context() -> None:
     assert _error("a: b: c\n") == ("yaml/syntax", "mapping values are not allowed in this context", (1, 5), None)
+
+
+def test_a_non_finite_float_from_a_tag_is_noted_at_its_key() -> None:
+    assert _remarks("a:\n  b: !!float .inf\n") == [
+        ("yaml/non-finite", ".inf cannot be represented in JSON; Kubernetes rejects it", (2, 6), ("a", "b"))]
+
+
+@pytest.mark.parametrize(("text", "data"), [
+    ("a: ! 123\n", {"a": "123"}),  # the non-specific tag: a string, and no remark
+    ("a: ! yes\n", {"a": "yes"}),
+    ("a: '1:20'\n", {"a": "1:20"}),
+    ("a: |\n  017\n", {"a": "017\n"}),
+])
+def test_quoted_block_and_non_specific_scalars_are_strings_without_remarks(text: str, data: object) -> None:
+    result = build(text)
+    assert (result.data, result.remarks, result.error) == (data, [], None)
+
+
+def test_remarks_inside_a_merged_mapping_carry_the_path_without_the_merge_key() -> None:
+    assert _remarks("spec:\n  <<: {a: yes}\n") == [
+        ("yaml/yaml11-boolean", 'yes is read as the boolean true by Kubernetes (YAML 1.1); quote it ("yes") if '
+         "you meant a string", (2, 11), ("spec", "a"))]
+
+
+def test_a_merge_of_a_scalar_is_an_error_at_the_merged_value() -> None:
+    assert _error("a: 1\n<<: 5\n") == (
+        "yaml/merge", "a merge key (<<) needs a mapping or a list of mappings", (2, 5), None)
+    assert build("a: 1\n<<: 5\n").error.path == ()  # type: ignore[union-attr]
+
+
+def test_merged_keys_keep_the_marks_of_their_source() -> None:
+    data = build("d: &d {p: 1, q: 2}\nm:\n  <<: *d\n  z: 3\n").data
+    m = data["m"]
+    assert (m.key_marks, m.value_marks) == ({"p": (1, 8), "q": (1, 14), "z": (4, 3)},
+                                            {"p": (1, 11), "q": (1, 17), "z": (4, 6)})
+
+
+def test_an_empty_document_is_empty_with_null_data() -> None:
+    for text in ("", "---\n", "---\n...\n", "# only a comment\n"):
+        result = build(text)
+        assert (result.data, result.empty, result.error) == (None, True, None), text
+    assert (build("--- 0\n").data, build("--- 0\n").empty) == (0, False)
+
+
+def test_read_errors_carry_their_message_as_the_exception_text() -> None:
+    from kubectl_testbench.load.builder import YamlReadError
+
+    err = YamlReadError("yaml/alias", "unknown alias", (3, 4))
+    assert (str(err), err.rule, err.message, err.mark) == ("unknown alias", "yaml/alias", "unknown alias", (3, 4))
+
+
+class _Mark:
+    def __init__(self, line: int, column: int) -> None:
+        self.line, self.column = line, column
+
+
+@pytest.mark.parametrize(("raised", "offset", "expected"), [
+    # libyaml always gives a problem and a mark; these are the fallbacks for an error that lacks them
+    (lambda: __import__("yaml").MarkedYAMLError(), 0, ("yaml/syntax", "invalid YAML", (1, 1), None)),
+    (lambda: __import__("yaml").MarkedYAMLError(), 4, ("yaml/syntax", "invalid YAML", (5, 1), None)),
+    (lambda: __import__("yaml").MarkedYAMLError(context="while x", context_mark=_Mark(2, 3)), 0,
+     ("yaml/syntax", "invalid YAML while x", (3, 4), (3, 4))),
+    (lambda: __import__("yaml").YAMLError("first line\nsecond line"), 0, ("yaml/syntax", "first line", (1, 1), None)),
+    (lambda: __import__("yaml").YAMLError("first line\nsecond line"), 6, ("yaml/syntax", "first line", (7, 1), None)),
+    # the pure-Python reader names the character as text, libyaml as a number
+    (lambda: __import__("yaml").reader.ReaderError("f", 13, "\x07", "utf-8", "control characters are not allowed"),
+     2, ("yaml/syntax", "unacceptable character '\\x07': control characters are not allowed", (5, 4), None)),
+])
+def test_read_errors_without_the_usual_details_still_get_a_message_and_a_place(
+        monkeypatch: pytest.MonkeyPatch, raised: object, offset: int, expected: tuple[object, ...]) -> None:
+    from kubectl_testbench.load import builder
+
+    def fail(*args: object) -> None:
+        raise raised()  # type: ignore[operator]
+
+    monkeypatch.setattr(builder, "_build", fail)
+    result = builder.build("a: 1\nb: 2\nc: x\n", line_offset=offset)
+    assert result.error is not None and result.error.path == ()
+    assert (result.error.rule, result.error.message, result.error.mark, result.error.context) == expected
