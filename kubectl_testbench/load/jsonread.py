@@ -86,19 +86,19 @@ _LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     value = dict(pairs)
     if len(value) != len(pairs):
-        raise _Slow("duplicate field")
+        raise _Slow  # duplicate field
     return value
 
 
 def _finite(text: str) -> float:
     value = float(text)
     if math.isinf(value):
-        raise _Slow("out of range")
+        raise _Slow  # out of range
     return value
 
 
 def _constant(text: str) -> Any:
-    raise _Slow(f"{text} is not JSON")
+    raise _Slow  # NaN, Infinity: not JSON
 
 
 _FAST = json.JSONDecoder(object_pairs_hook=_pairs, parse_float=_finite, parse_constant=_constant)

@@ -135,3 +135,16 @@ def test_upper_case_surrogate_escapes_are_recognised() -> None:
     (doc,) = read_stream(text)
     assert doc.data == ["😀", "\ufffd\ufffd"]
     assert read_fast('["\\uD83D\\uDE00"]') == [(["😀"], 0)]
+
+
+@pytest.mark.parametrize(("text", "nodes"), [
+    ("[1,2,3,4]", 5),  # the list and its four items
+    ('{"a":[1,2],"b":{"c":1}}', 8),  # 1 + 2 entries, [1,2]: 1 + 2, {"c":1}: 1 + 1
+    ("[[[]]]", 5),  # a nested container counts as its parent's entry and as a node
+])
+def test_the_fast_reader_takes_a_document_of_exactly_the_node_limit(text: str, nodes: int) -> None:
+    """Above the limit the positional reader takes over (and reports it); at the limit the fast one decodes."""
+    import json
+
+    assert read_fast(text, Limits(max_nodes=nodes)) == [(json.loads(text), 0)]
+    assert read_fast(text, Limits(max_nodes=nodes - 1)) is None
