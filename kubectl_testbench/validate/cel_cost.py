@@ -222,14 +222,19 @@ class CostFinding:
 
 
 def check_schema(schema: Schema, compile_rule: Any) -> list[CostFinding]:
-    """What the API server says about the cost of every rule in ``schema`` (an openAPIV3Schema)."""
+    """What the API server says about the cost of every rule in ``schema`` (an openAPIV3Schema).
+
+    ``compile_rule`` gives a rule's AST, or None for a rule that does not compile."""
     findings: list[CostFinding] = []
     total = 0
 
     def walk(node: Schema, server_path: str, doc_path: tuple[str, ...], cardinality: int) -> None:
         nonlocal total
         for i, spec in enumerate(node.get("x-kubernetes-validations", ())):
-            raw = estimate(compile_rule(spec["rule"]), node)
+            ast = compile_rule(spec["rule"])
+            if ast is None:  # a rule that does not compile is refused for that, and costs nothing
+                continue
+            raw = estimate(ast, node)
             cost = _saturate(raw * cardinality)
             where = f"{server_path}.x-kubernetes-validations[{i}].rule"
             if cost > STATIC_ESTIMATED_COST_LIMIT:

@@ -118,3 +118,16 @@ def test_the_object_budget_gives_the_servers_message() -> None:
     outcome = compiled({"rule": "self.list.all(x, x > 0)"})._run({"list": [1, 2, 3]}, schema, Meter(budget=5))
     assert outcome.error == ("validation failed due to running out of cost budget, no further validation rules will "
                              "be run")
+
+
+def test_a_rule_that_does_not_compile_costs_nothing_and_the_rules_after_it_are_still_estimated() -> None:
+    """The API server refuses such a rule for its compile error, not its cost; the cost check must not fail on it
+    (it used to raise Lark's UnexpectedToken out of refused_in)."""
+    from kubectl_testbench.validate.crdschema import refused_in
+
+    schema = schema_with("self.list.all(x, self.list.all(y, x <= y || x > y))")
+    schema["properties"]["spec"]["x-kubernetes-validations"].insert(0, {"rule": "has(self.list) && "})
+    refused = refused_in(schema)
+    assert sorted(refused) == [(("spec",), 0), (("spec",), 1)]
+    assert refused[(("spec",), 1)].message == SERVER_MESSAGE
+    assert refused[(("spec",), 0)].path == "spec.validation.openAPIV3Schema", "only the CRD total refuses rule 0"

@@ -223,6 +223,7 @@ def _documents(presence: list[tuple[str, ...]]) -> list[dict[str, Any]]:
     [("a", "b"), ("a",)],
     [("a", "b"), ("a", "c"), ("d",)],
     [("a", "b", "c"), ("a", "d")],
+    [("b",), ("a",), ("c",)],  # listed out of order: the projections are still sorted by their sorted-key JSON
 ], ids=str)
 def test_presence_projections_are_exactly_the_projections_of_every_document(
         presence: list[tuple[str, ...]]) -> None:

@@ -107,6 +107,9 @@ def test_rules_are_found_in_properties_items_and_additional_properties() -> None
     assert [spec["rule"] for spec, _ in found] == ["has(self.top)", "has(self.item)", "has(self.value)",
                                                     "has(self.child)", "has(self.second)"]
     assert found[1][1] is schema["properties"]["list"]["items"]
+    both = {"type": "array", "x-kubernetes-validations": [rule("self")],
+            "items": {"type": "object", "x-kubernetes-validations": [rule("item")]}}
+    assert [spec["rule"] for spec, _ in cel_shipped.rules_of(both)] == ["has(self.self)", "has(self.item)"]
     assert found[2][1] is schema["properties"]["map"]["additionalProperties"]
 
 
@@ -146,3 +149,11 @@ def test_the_packaged_table_is_loaded_once(monkeypatch: pytest.MonkeyPatch) -> N
     first = cel_shipped.shipped()
     assert first.refused == [] and len(first.outcomes) == 8
     assert cel_shipped.shipped() is first
+
+
+def test_a_rule_left_to_run_time_does_not_stop_the_rules_after_it() -> None:
+    rules = [{"rule": "self.a == 'x'"}, {"rule": "has(self.a) && "}, {"rule": "has(self.b)"}]
+    data = cel_shipped.table(_object(rules, ["a", "b"]))
+    assert list(data["analyses"]) == ["self.a == 'x'", "has(self.a) && ", "has(self.b)"]
+    assert {json.loads(k)[0]["rule"] for k in data["outcomes"]} == {"has(self.b)"}, \
+        "the value rule and the rule that does not compile get no outcomes; the last one does"

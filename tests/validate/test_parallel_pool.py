@@ -76,16 +76,22 @@ def test_fork_on_linux_spawn_elsewhere(monkeypatch: pytest.MonkeyPatch, platform
     import sys
 
     asked: list[str] = []
+    pools: list[object] = []
     real = multiprocessing.get_context
+
+    class Context:
+        def Pool(self, processes: object) -> Any:  # the multiprocessing name
+            pools.append(processes)
+            return real("fork").Pool(processes)
 
     def spy(name: str | None = None) -> Any:
         asked.append(str(name))
-        return real("fork")
+        return Context()
 
     monkeypatch.setattr(sys, "platform", platform)
     monkeypatch.setattr(multiprocessing, "get_context", spy)
     assert [r for r, _ in ordered_map(_scaled, [1, 2], 5, 1)] == [5, 10]
-    assert asked == [method]
+    assert (asked, pools) == ([method], [1]), "one pool of exactly the workers asked for"
 
 
 def test_the_schema_is_compiled_before_the_workers_start() -> None:
