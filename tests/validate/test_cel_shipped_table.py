@@ -22,6 +22,7 @@ def _object(rules: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
 
 def test_the_generated_file_is_what_the_packaged_crd_gives() -> None:
     assert cel_shipped.table_text(open_api_schema()) == cel_shipped.GENERATED.read_text(encoding="utf-8")
+    assert cel_shipped.GENERATED.read_bytes().isascii(), "read in any locale's encoding alike"
 
 
 def test_the_table_text_is_sorted_indented_json_with_a_do_not_edit_comment() -> None:
