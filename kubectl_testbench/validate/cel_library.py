@@ -137,9 +137,13 @@ def is_sorted(items: Any) -> Any:
         return _err("no such overload: isSorted")
 
 
+_SUMMABLE = (ct.IntType, ct.UintType, ct.DoubleType, ct.DurationType)
+"""lists.go declares sum() for lists of int, uint, double and duration only."""
+
+
 def sum_(items: Any) -> Any:
     items = _as_list(items)
-    if items is None:
+    if items is None or (items and type(items[0]) not in _SUMMABLE):
         return _err("no such overload: sum")
     if not items:
         return ct.IntType(0)

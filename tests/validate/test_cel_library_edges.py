@@ -53,6 +53,42 @@ VALUES: list[tuple[str, Any]] = [
     ("[3, 1].isSorted()", False),
     ("[1, 1].isSorted()", True),
     ("[1, 2].sum()", 3),
+    ("[1u, 2u].sum() == 3u", True),
+    ("[duration('1s'), duration('2s')].sum() == duration('3s')", True),
+    ("[].sum()", 0),
+    ("[1, 2, 1].lastIndexOf(2)", 1),
+    ("[1, 2, 3].lastIndexOf(1)", 0),
+    ("'ababab'.lastIndexOf('ab', 2)", 2),
+    ("'ababab'.lastIndexOf('b', 0)", -1),
+    # Go's FindAllString: an empty match right after the previous match is skipped
+    ("'baaab'.findAll('a*')", ["", "aaa", ""]),
+    ("'xbc'.findAll('x*')", ["x", "", ""]),
+    ("'ab'.findAll('b*')", ["", "b"]),
+    ("'abc'.findAll('')", ["", "", "", ""]),
+    ("'a.b.c'.split('.', 0)", []),
+    ("'a.b.c'.split('.', 1)", ["a.b.c"]),
+    ("'a.b.c'.split('.', 2)", ["a", "b.c"]),
+    ("'a.b.c'.split('.', -1)", ["a", "b", "c"]),
+    # equality of the library's types (cel-go's heterogeneous equality: another type is simply unequal)
+    ("optional.of(1) == optional.of(1)", True),
+    ("optional.of(1) == optional.of(2)", False),
+    ("optional.of(1) == optional.none()", False),
+    ("optional.none() == optional.none()", True),
+    ("optional.of(1) == 1", False),
+    ("url('https://a/b') == url('https://a/b')", True),
+    ("url('https://a/b') == url('https://a/c')", False),
+    ("url('https://a/b') == 'https://a/b'", False),
+    ("quantity('1') == quantity('1000m')", True),
+    ("quantity('1') == quantity('2')", False),
+    ("quantity('1') == 1", False),
+    # net/url: the brackets of an IPv6 host are not part of the hostname; the port follows them
+    ("url('https://[::1]:80/x').getHostname()", "::1"),
+    ("url('https://[::1]:80/x').getPort()", "80"),
+    ("url('https://[::1]/x').getHostname()", "::1"),
+    ("url('https://[::1]/x').getPort()", ""),
+    ("url('https://h:8080/x').getHostname()", "h"),
+    ("url('https://h:8080/x').getPort()", "8080"),
+    ("url('https://h/x').getPort()", ""),
     ("[1.5, 2.5].sum() == 4.0", True),
     ("[2, 1, 3].min()", 1),
     ("[2, 3, 1].max()", 3),
@@ -188,6 +224,25 @@ ERRORS: list[tuple[str, str]] = [
     ("'str'.?b", "no such overload: optional field selection on StringType"),
     ("'ab'[?0]", "no such overload: optional index on StringType"),
     ("[1, 'a'].isSorted()", "no such overload: isSorted"),
+    # a receiver or argument of the wrong type reaches the function at run time: cel-go's dispatch error
+    ("(1).isSorted()", "no such overload: isSorted"),
+    ("'ab'.isSorted()", "no such overload: isSorted"),
+    ("(1).sum()", "no such overload: sum"),
+    ("['a', 'b'].sum()", "no such overload: sum"),  # lists.go: sum() of int, uint, double, duration only
+    ("[[1]].sum()", "no such overload: sum"),
+    ("[true].sum()", "no such overload: sum"),
+    ("(1).min()", "no such overload: min"),
+    ("(1).indexOf(1)", "no such overload: indexOf"),
+    ("'abc'.indexOf(1)", "no such overload: indexOf"),
+    ("(1).lastIndexOf(1)", "no such overload: lastIndexOf"),
+    ("'abc'.lastIndexOf(1)", "no such overload: lastIndexOf"),
+    ("'abc'.find(1)", "no such overload: find"),
+    ("(1).find('a')", "no such overload: find"),
+    ("'abc'.findAll(1)", "no such overload: findAll"),
+    ("(1).findAll('a')", "no such overload: findAll"),
+    ("(1).orValue(2)", "no such overload: orValue"),
+    ("(1).value()", "no such overload: value"),
+    ("(1).hasValue()", "no such overload: hasValue"),
     ("[].max()", "max called on empty list"),
     ("[].min()", "min called on empty list"),
     ("[1, 'a'].min()", "no such overload: min"),
@@ -272,3 +327,22 @@ def test_library_error(expr: str, message: str) -> None:
 @pytest.mark.parametrize(("expr", "problem"), FORMAT_PROBLEMS, ids=[e for e, _ in FORMAT_PROBLEMS])
 def test_format_validate_lists_the_problem(expr: str, problem: str) -> None:
     assert _value(f"{expr}.value()") == [problem]
+
+
+def test_equal_library_values_hash_alike_and_optionals_say_what_they_hold() -> None:
+    """Equal values must hash alike to be found in maps and sets (celpy keeps map keys in dicts)."""
+    from kubectl_testbench.validate.cel_library import URL, Format, Optional, Quantity
+
+    values = [_value("optional.of('a')"), _value("optional.none()"), _value("url('https://a/b?q=1')"),
+              _value("quantity('1')"), _value("format.dns1123Label()")]
+    again = [_value("optional.of('a')"), _value("optional.none()"), _value("url('https://a/b?q=1')"),
+             _value("quantity('1000m')"), _value("format.dns1123Label()")]
+    assert [type(v) for v in values] == [Optional, Optional, URL, Quantity, Format]
+    for one, other in zip(values, again, strict=True):
+        assert hash(one) == hash(other)
+    assert len(set(values) | set(again)) == 5
+    assert len({_value("optional.of('a')"), _value("optional.of('b')"), _value("optional.none()")}) == 3
+    assert len({_value("url('https://a/b')"), _value("url('https://a/c')"), _value("quantity('2')"),
+                _value("quantity('3')"), _value("format.dns1123Label()"), _value("format.uri()")}) == 6
+    assert Optional().present is False
+    assert (repr(values[0]), repr(values[1])) == ("optional.of(StringType('a'))", "optional.none()")
