@@ -17,6 +17,39 @@ from click.testing import CliRunner, Result
 USER_CACHE_HOME = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="kubectl-testbench-tests-cache-")
 
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under mutmut, start every mutant's session from nothing: mutmut forks each mutant's pytest run from a
+    process that has already run the whole suite, so without this the compiled CEL rules, their remembered
+    outcomes (in memory and in the cache dir) and every ``functools.cache`` would answer from the unmutated
+    code, or from the mutant tested before, and a mutant in that code could never be seen."""
+    if os.environ.get("MUTANT_UNDER_TEST"):
+        os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="kubectl-testbench-tests-cache-")
+        reset_process_caches()
+
+
+def reset_process_caches() -> None:
+    """Forget everything the package remembers per process (as a fresh ``kubectl-testbench`` run starts)."""
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("kubectl_testbench") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+    for module_name, attr, value in PROCESS_STATE:
+        if module_name in sys.modules:
+            setattr(sys.modules[module_name], attr, value() if callable(value) else value)
+
+
+PROCESS_STATE: list[tuple[str, str, object]] = [
+    ("kubectl_testbench.validate.cel", "_RULES", dict),  # compiled rules, each with a memo of outcomes
+    ("kubectl_testbench.validate.cel_store", "_STORE", None),  # the outcome store on disk, opened once
+    ("kubectl_testbench.validate.cel_env", "_ENV", None),  # the CEL environment (parser, type provider)
+    ("kubectl_testbench.validate.cel_shipped", "_SHIPPED", None),  # the packaged outcome table, loaded once
+]
+
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 REFERENCE = Path(os.environ.get("TESTBENCH_REFERENCE", ROOT.parent / "shared" / "reference"))

@@ -4,13 +4,14 @@ docs/testing.md)."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import EXAMPLES, ROOT
 
 
 def _script() -> ModuleType:
@@ -66,3 +67,32 @@ def test_the_markdown_table_has_one_row_per_module() -> None:
     text = M.markdown([M.Score("kubectl_testbench/validate/cron.py", mutants=10, killed=9, survivors=["x"])])
     assert "| module | mutants | killed | equivalent | survived | score |" in text
     assert "| `validate/cron.py` | 10 | 9 | 0 | 1 | 90 % |" in text
+
+
+def test_a_mutant_session_starts_without_what_the_suite_left_in_the_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mutmut forks each mutant's tests from a process that ran the whole suite: everything remembered per
+    process (compiled rules and their memos, the outcome store and its directory, functools caches) must be
+    forgotten, or a mutant in that code is never run."""
+    import kubectl_testbench.validate.cel as cel
+    import kubectl_testbench.validate.cel_env as cel_env
+    import kubectl_testbench.validate.cel_shipped as cel_shipped
+    import kubectl_testbench.validate.cel_store as cel_store
+    from kubectl_testbench.validate.crdschema import experiment_validator
+    from kubectl_testbench.validate.engine import validate_text
+    from tests import conftest
+
+    validate_text((EXAMPLES / "experiments" / "weather-inline.yaml").read_text(encoding="utf-8"), "x.yaml")
+    cel.compiled({"rule": "has(self.a)"})
+    cel_store.store()
+    assert cel._RULES and cel_env._ENV is not None and cel_shipped._SHIPPED is not None
+    assert experiment_validator.cache_info().currsize == 1  # type: ignore[attr-defined]
+    before = os.environ["XDG_CACHE_HOME"]
+    monkeypatch.setenv("XDG_CACHE_HOME", before)  # restored after the test
+    monkeypatch.delenv("MUTANT_UNDER_TEST", raising=False)
+    conftest.pytest_sessionstart(None)  # type: ignore[arg-type]
+    assert os.environ["XDG_CACHE_HOME"] == before and cel._RULES, "an ordinary session keeps its state"
+    monkeypatch.setenv("MUTANT_UNDER_TEST", "kubectl_testbench.validate.cel.x_compiled__mutmut_1")
+    conftest.pytest_sessionstart(None)  # type: ignore[arg-type]
+    assert os.environ["XDG_CACHE_HOME"] != before and Path(os.environ["XDG_CACHE_HOME"]).is_dir()
+    assert (cel._RULES, cel_store._STORE, cel_env._ENV, cel_shipped._SHIPPED) == ({}, None, None, None)
+    assert experiment_validator.cache_info().currsize == 0  # type: ignore[attr-defined]
