@@ -106,7 +106,7 @@ def table(schema: dict[str, Any]) -> dict[str, Any]:
             continue
         for projected in presence_projections(presence):
             outcome = rule.evaluate(projected, node)
-            if not outcome.stopped and not outcome.skipped:
+            if not outcome.stopped:  # (only a transition rule is skipped, and those were left out above)
                 outcomes[outcome_key(spec, projected)] = saved_outcome(outcome)
     refused = [[list(path), index, f.path, f.message] for (path, index), f in sorted(refused_in(schema).items())]
     return {"analyses": analyses, "outcomes": outcomes, "refused": refused}
