@@ -143,9 +143,7 @@ class CompiledRule:
             return CelOutcome(False, error=f"expression nested too deeply evaluating rule: {self.error_string}")
         except Exception as err:  # celpy raises plain TypeErrors for some overload failures
             return CelOutcome(False, error=_overload(err, self.error_string))
-        if isinstance(result, CELEvalError):
-            return CelOutcome(False, error=f"{eval_error_text(result)} evaluating rule: {self.error_string}")
-        if not isinstance(result, (bool, celtypes.BoolType)):
+        if not isinstance(result, (bool, celtypes.BoolType)):  # (celpy raises an error result, never returns it)
             return CelOutcome(False, error=f"rule must evaluate to a bool, got {type(result).__name__}: "
                               f"{self.error_string}")
         if result:
@@ -190,7 +188,7 @@ def one_line(text: str) -> str:
 
 _CELPY_TYPE = re.compile(r"<class '(?:celpy\.celtypes|builtins)\.(\w+?)(?:Type)?'>")
 _TYPE_NAMES = {"Int": "int", "Uint": "uint", "Double": "double", "String": "string", "Bool": "bool",
-               "Bytes": "bytes", "List": "list", "Map": "map", "NoneType": "null_type", "Timestamp": "timestamp",
+               "Bytes": "bytes", "List": "list", "Map": "map", "None": "null_type", "Timestamp": "timestamp",
                "Duration": "duration"}
 
 

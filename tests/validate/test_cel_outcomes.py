@@ -213,3 +213,156 @@ def test_one_line_drops_celpy_activation_details() -> None:
 
 def test_the_cost_constants_the_messages_quote() -> None:
     assert cel_cost.MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES == 5120
+
+
+@pytest.mark.parametrize(("rule", "type_name"), [("self.a", "IntType"), ("self.e", "StringType"),
+                                                 ("self.l", "ListType")])
+def test_a_rule_that_does_not_give_a_bool_fails_with_what_it_gave(rule: str, type_name: str) -> None:
+    outcome = compiled({"rule": rule, "message": "m"})._run({"a": 1, "e": "x", "l": [1]}, OBJECT)
+    assert outcome == CelOutcome(False, error=f"rule must evaluate to a bool, got {type_name}: m")
+
+
+def test_a_value_nested_too_deeply_to_convert_fails_the_rule_instead_of_crashing() -> None:
+    deep: dict[str, Any] = {}
+    node = deep
+    for _ in range(3000):
+        node["x"] = {}
+        node = node["x"]
+    outcome = compiled({"rule": "has(self.free)"})._run({"free": deep}, OBJECT)
+    assert outcome == CelOutcome(False, error="expression nested too deeply evaluating rule: has(self.free)")
+
+
+@pytest.mark.parametrize(("raised", "error"), [
+    (TypeError("unsupported operand"), "'no such overload': call arguments did not match a supported operator, "
+                                       "function or macro signature for rule: r"),
+    (AttributeError("no attribute x"), "'no such overload': call arguments did not match a supported operator, "
+                                       "function or macro signature for rule: r"),
+    (ValueError("bad value\n  at line 2"), "bad value evaluating rule: r"),
+    (KeyError(), "KeyError evaluating rule: r"),
+])
+def test_other_exceptions_from_celpy_fail_the_rule_with_cel_gos_words(monkeypatch: pytest.MonkeyPatch,
+                                                                     raised: Exception, error: str) -> None:
+    rule = CompiledRule({"rule": "self.a == 1", "message": "r"})
+
+    class Raising:
+        def evaluate(self, activation: Any) -> Any:
+            raise raised
+
+    monkeypatch.setattr(rule, "program", Raising())
+    assert rule._run({"a": 1}, OBJECT) == CelOutcome(False, error=error)
+
+
+def test_running_out_of_the_objects_budget_stops_every_rule_after() -> None:
+    rule = CompiledRule({"rule": "self.l.all(x, x > 0)"})
+    outcome = rule.evaluate({"l": [1, 2, 3]}, OBJECT, Meter(budget=3))
+    assert outcome == CelOutcome(False, stopped="budget", error=(
+        "validation failed due to running out of cost budget, no further validation rules will be run"))
+    assert rule.memo == {}
+
+
+def test_outcomes_are_remembered_per_projection_and_the_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kubectl_testbench.validate import cel
+
+    rule = CompiledRule({"rule": "self.a > 0"})
+    runs: list[Any] = []
+    real = rule._run
+    monkeypatch.setattr(rule, "_run",
+                        lambda value, schema, meter=None: runs.append(value) or real(value, schema, meter))
+    assert rule.evaluate({"a": 1, "e": "x"}, OBJECT) == CelOutcome(True)
+    assert rule.evaluate({"e": "y", "a": 1}, OBJECT) == CelOutcome(True), "the same projection: {a: 1}"
+    assert runs == [{"a": 1}] and list(rule.memo.values()) == [CelOutcome(True)]
+    monkeypatch.setattr(cel, "_MEMO_LIMIT", 2)
+    assert rule.evaluate({"a": -2}, OBJECT).passed is False and len(rule.memo) == 2
+    assert rule.evaluate({"a": 3}, OBJECT) == CelOutcome(True) and len(rule.memo) == 1, "full: forgotten, then kept"
+
+
+def test_a_spec_is_compiled_once_whatever_the_order_of_its_keys() -> None:
+    spec = {"rule": "self.a > 0", "message": "positive", "reason": "FieldValueRequired"}
+    assert compiled(spec) is compiled(dict(reversed(list(spec.items()))))
+    assert compiled(spec) is not compiled({**spec, "message": "other"})
+
+
+def test_a_message_expression_adds_the_paths_it_reads_to_the_rules() -> None:
+    rule = compiled({"rule": "self.a > 3 && has(self.m)",
+                     "messageExpression": "has(self.e) ? self.e : 'a ' + string(self.a)"})
+    assert rule.analysis() == {"presence": [["m"], ["e"]], "values": [["a"], ["e"]], "transition": False}
+
+
+def test_a_rule_that_does_not_compile_keeps_celpys_first_line() -> None:
+    # celpy's parse error starts with the source line (then a caret picture): cel-go words it differently
+    assert compiled({"rule": "self.a +* 2"}).compile_error == "self.a +* 2"
+
+
+def _celpy_error(*args: Any) -> Any:
+    from celpy.evaluation import CELEvalError
+
+    return CELEvalError(*args)
+
+
+@pytest.mark.parametrize(("args", "text"), [
+    (("no such key", KeyError, ("nope",)), "no such key: nope"),
+    (("no such member", AttributeError, "field"), "no such member: field"),
+    (("no such key", KeyError, ()), "no such key"),
+    (("no such key", KeyError), "no such key"),
+    (("no such key",), "no such key"),
+    (("undeclared reference to 'x' (in container 'a (b)')",), "undeclared reference to 'x'"),
+    (("found no matching overload for 'relation_gt' applied to '(<class 'celpy.celtypes.MessageType'>, "
+      "<class 'builtins.NoneType'>)'",), "found no matching overload for '_>_' applied to '(message, null_type)'"),
+    (("return error for overflow",), "integer overflow"),
+    ((), ""),
+    ((ValueError("v"),), "v"),
+])
+def test_celpy_errors_in_cel_gos_words(args: tuple[Any, ...], text: str) -> None:
+    from kubectl_testbench.validate.cel import eval_error_text
+
+    assert eval_error_text(_celpy_error(*args)) == text
+
+
+NUMBERS = {"type": "object", "properties": {
+    "n": {"type": "object", "additionalProperties": {"type": "number"}},
+    "ln": {"type": "array", "items": {"type": "number"}},
+    "ios": {"x-kubernetes-int-or-string": True}}}
+
+
+@pytest.mark.parametrize(("rule", "value"), [
+    ("type(self.n.k) == double && self.n.k == 1.0", {"n": {"k": 1}}),  # a map's values typed by additionalProperties
+    ("type(self.ln[0]) == double && self.ln == [1.0, 2.5]", {"ln": [1, 2.5]}),  # a list's by items
+    ("type(self.ios) == int && self.ios == 5", {"ios": 5.0}),  # an integral number in int-or-string is an int
+])
+def test_numbers_inside_maps_lists_and_int_or_string_are_typed_by_the_schema(rule: str, value: Any) -> None:
+    assert compiled({"rule": rule})._run(value, NUMBERS) == CelOutcome(True)
+
+
+class _NoCompile:
+    def __call__(self, spec: Any) -> Any:
+        raise AssertionError(f"compiled {spec['rule']!r}: the answer was remembered")
+
+
+def test_a_remembered_outcome_is_answered_without_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kubectl_testbench.validate import cel
+    from kubectl_testbench.validate.crdschema import experiment_crd
+
+    spec = {"rule": "self.a > 0 && has(self.e)", "message": "needs e"}
+    first = evaluate_rule(spec, {"a": 1}, OBJECT)
+    assert first == CelOutcome(False, "needs e")
+    monkeypatch.setattr(cel, "compiled", _NoCompile())  # from now on only the store can answer
+    assert evaluate_rule(spec, {"a": 1, "d": 5.0}, OBJECT) == first, "the same projection, from the store"
+    # the packaged CRD's rules are answered from the table shipped in the package
+    dataset = experiment_crd()["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"][
+        "properties"]["dataset"]
+    [rule] = dataset["x-kubernetes-validations"]
+    assert evaluate_rule(rule, {"url": "https://x"}, dataset).passed is True
+    assert evaluate_rule(rule, {}, dataset).passed is False
+
+
+def test_a_transition_rule_is_skipped_every_time_and_never_remembered_as_run() -> None:
+    spec = {"rule": "self.a == oldSelf.a", "message": "immutable"}
+    assert evaluate_rule(spec, {"a": 1}, OBJECT) == CelOutcome(True, skipped=True)
+    assert evaluate_rule(spec, {"a": 1}, OBJECT) == CelOutcome(True, skipped=True)
+
+
+def test_the_objects_meter_is_the_one_the_rule_spends() -> None:
+    spec = {"rule": "self.l.all(x, x > 0) && size(self.l) == 3"}
+    outcome = evaluate_rule(spec, {"l": [1, 2, 3]}, OBJECT, Meter(per_call=2))
+    assert outcome.stopped == "call"
+    assert evaluate_rule(spec, {"l": [1, 2, 3]}, OBJECT) == CelOutcome(True), "a stop is not remembered"
