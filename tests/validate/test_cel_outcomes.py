@@ -338,6 +338,7 @@ class _NoCompile:
         raise AssertionError(f"compiled {spec['rule']!r}: the answer was remembered")
 
 
+@pytest.mark.usefixtures("nothing_remembered")
 def test_a_remembered_outcome_is_answered_without_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
     from kubectl_testbench.validate import cel
     from kubectl_testbench.validate.crdschema import experiment_crd
@@ -355,12 +356,23 @@ def test_a_remembered_outcome_is_answered_without_compiling(monkeypatch: pytest.
     assert evaluate_rule(rule, {}, dataset).passed is False
 
 
+@pytest.mark.usefixtures("nothing_remembered")
 def test_a_transition_rule_is_skipped_every_time_and_never_remembered_as_run() -> None:
     spec = {"rule": "self.a == oldSelf.a", "message": "immutable"}
     assert evaluate_rule(spec, {"a": 1}, OBJECT) == CelOutcome(True, skipped=True)
     assert evaluate_rule(spec, {"a": 1}, OBJECT) == CelOutcome(True, skipped=True)
 
 
+@pytest.fixture
+def nothing_remembered(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No outcome remembered by an earlier test (or an earlier session in this process, as under mutmut)."""
+    from kubectl_testbench.validate import cel, cel_store
+
+    monkeypatch.setattr(cel, "_RULES", {})
+    monkeypatch.setattr(cel_store, "_STORE", cel_store.Store(tmp_path))
+
+
+@pytest.mark.usefixtures("nothing_remembered")
 def test_the_objects_meter_is_the_one_the_rule_spends() -> None:
     spec = {"rule": "self.l.all(x, x > 0) && size(self.l) == 3"}
     outcome = evaluate_rule(spec, {"l": [1, 2, 3]}, OBJECT, Meter(per_call=2))
