@@ -49,8 +49,7 @@ def _libyaml_comments(text: str) -> list[tuple[int, str]] | None:
     try:
         for token in yaml.scan(text, Loader=loader):
             start, end = token.start_mark.index, token.end_mark.index
-            if start > position:
-                gaps.append((position, start))
+            gaps.append((position, start))  # empty (or reversed: nothing to slice) between adjacent tokens
             position = max(position, end)
     except yaml.YAMLError:
         return None

@@ -37,26 +37,25 @@ class Document:
 def documents(text: str, limits: Limits) -> list[Document]:
     """Each document's start offset and its data as the API server would receive it (None when unreadable)."""
     if looks_like_json(text):
-        return [Document(doc.start, None if doc.error is not None else plain(doc.data), doc.error is None)
-                for doc in read_stream(text, limits)]
+        # (an unreadable document's data is None: both readers drop what they read before the error)
+        return [Document(doc.start, plain(doc.data), doc.error is None) for doc in read_stream(text, limits)]
     starts = [0]
     for line in text.splitlines(keepends=True):
         starts.append(starts[-1] + len(line))
     out = []
     for chunk in split_documents(text):
-        built = build(chunk.text, 0, limits)
-        data = None if built.error is not None else plain(built.data)
-        out.append(Document(starts[chunk.start_line], data, built.error is None))
+        built = build(chunk.text, limits=limits)
+        out.append(Document(starts[chunk.start_line], plain(built.data), built.error is None))
     return out
 
 
 def canonical(value: Any) -> Any:
     """A comparable form that keeps JSON types apart (Python says ``True == 1`` and ``1 == 1.0``)."""
     if isinstance(value, dict):
-        return ("map", tuple(sorted((k, canonical(v)) for k, v in value.items())))
+        return (dict, tuple(sorted((k, canonical(v)) for k, v in value.items())))
     if isinstance(value, list):
-        return ("seq", tuple(canonical(v) for v in value))
-    return (type(value).__name__, value)
+        return (list, tuple(canonical(v) for v in value))
+    return (type(value), value)
 
 
 def meaning(data: Any, fix: Fix) -> Any:
@@ -72,7 +71,7 @@ def meaning(data: Any, fix: Fix) -> Any:
         holder[last] = fix.value
         return data
     if isinstance(holder, dict) and last not in holder:
-        raise LookupError(last)
+        raise LookupError
     if fix.kind in (FixKind.QUOTE, FixKind.REPLACE):
         holder[last] = fix.value
     elif fix.kind is FixKind.RENAME_KEY:

@@ -103,3 +103,51 @@ def test_lost_comments_are_named_unless_their_line_was_deleted(round_trip: bool)
     assert lost_comments(YAML, "a: 'x\n", round_trip=round_trip) == ["# head"]
     assert lost_comments("a: 1\n", "a: 'x\n", round_trip=round_trip) == ["(the edited text cannot be read back)"]
     assert lost_comments("# x\n# x\n", "# x\n", round_trip=round_trip) == ["# x"], "each comment counts once"
+
+
+def test_a_document_no_fix_touches_must_read_exactly_as_before() -> None:
+    text = "a: yes\n---\nb: 1\n"
+    new, fix = _fix(text, "yes", '"yes"', FixKind.QUOTE, ("a",), "yes")
+    assert failing(text, new.replace("b: 1", "b: 2"), [fix], DEFAULT_LIMITS) == [1]
+    assert failing(text, new.replace("b: 1", "b: [1"), [fix], DEFAULT_LIMITS) == [1], "no longer readable"
+
+
+def test_a_fix_after_a_reindent_is_still_checked() -> None:
+    text = "a:\n\tb: 1\n---\nc: yes\n"
+    reindent = Fix(FixKind.REINDENT, (), None, edits=(Edit(3, 4, "  "),))
+    start = text.index("yes")
+    wrong = Fix(FixKind.QUOTE, ("c",), "yes", edits=(Edit(start, start + 3, "'no'"),))
+    assert failing(text, "a:\n  b: 1\n---\nc: 'no'\n", [reindent, wrong], DEFAULT_LIMITS) == [1]
+    right = Fix(FixKind.QUOTE, ("c",), "yes", edits=(Edit(start, start + 3, '"yes"'),))
+    assert failing(text, 'a:\n  b: 1\n---\nc: "yes"\n', [reindent, right], DEFAULT_LIMITS) == []
+
+
+def test_a_fix_without_edits_is_held_to_the_first_document() -> None:
+    text = "a: 1\n---\nb: 1\n"
+    promise = Fix(FixKind.REPLACE, ("a",), 2)
+    assert failing(text, "a: 2\n---\nb: 1\n", [promise], DEFAULT_LIMITS) == []
+    assert failing(text, "a: 1\n---\nb: 1\n", [promise], DEFAULT_LIMITS) == [0]
+
+
+def test_documents_are_read_within_the_limits_given() -> None:
+    from kubectl_testbench.load.limits import Limits
+
+    deep = "a:\n  b:\n    c: 1\n"
+    assert [d.readable for d in documents(deep, Limits(max_depth=2))] == [False]
+    assert [d.readable for d in documents(deep, Limits(max_depth=3))] == [True]
+    assert [d.readable for d in documents('{"a": {"b": {"c": 1}}}', Limits(max_depth=2))] == [False]
+    assert [(d.start, d.data) for d in documents("a: 1\n---\nb: [2\n", DEFAULT_LIMITS)] == [(0, {"a": 1}), (9, None)]
+
+
+def test_comments_are_read_by_libyaml_unless_round_trip_asks_for_ruamel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Byte-range fixes use the fast scanner; migrations, which move blocks of lines, use ruamel's."""
+    from kubectl_testbench.fix import comments
+
+    calls: list[str] = []
+    real = comments._libyaml_comments
+    monkeypatch.setattr(comments, "_libyaml_comments", lambda text: calls.append(text) or real(text))
+    text = "a: 1  # one\n# two\nb: 2\n"
+    assert comment_lines(text) == [(0, "# one"), (1, "# two")] and calls == [text]
+    assert comment_lines(text, round_trip=True) == [(0, "# one"), (1, "# two")] and calls == [text]
+    assert lost_comments(text, "a: 1\n# two\nb: 2\n") == ["# one"] and len(calls) == 3
+    assert lost_comments(text, "a: 1\n# two\nb: 2\n", round_trip=True) == ["# one"] and len(calls) == 3
