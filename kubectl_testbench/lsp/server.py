@@ -70,8 +70,7 @@ class ExperimentLanguageServer(LanguageServer):
     """pygls' server with the open documents, their last findings and the validation worker."""
 
     def __init__(self, settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = DEFAULT_DEBOUNCE) -> None:
-        super().__init__("kubectl-testbench", __version__, protocol_cls=Protocol,
-                         text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        super().__init__("kubectl-testbench", __version__, protocol_cls=Protocol)  # incremental sync: the default
         self.settings = settings
         self.documents: dict[str, Document] = {}
         self.results: dict[str, Result] = {}
@@ -103,7 +102,7 @@ class ExperimentLanguageServer(LanguageServer):
     # --- documents ---------------------------------------------------------------------------------------
 
     def open(self, item: lsp.TextDocumentItem) -> None:
-        path = to_fs_path(item.uri) if item.uri.startswith("file:") else None
+        path = to_fs_path(item.uri)  # None unless a file: URI
         self.documents[item.uri] = Document(item.uri, item.text, item.version, item.language_id, path)
         self.scheduler.now(item.uri)
 
@@ -113,12 +112,12 @@ class ExperimentLanguageServer(LanguageServer):
             log.warning("change of a document that is not open: %s", params.text_document.uri)
             return
         for change in params.content_changes:
+            start: Position | None = None  # None: the whole text
+            end: Position | None = None
             if isinstance(change, lsp.TextDocumentContentChangePartial):
                 start = Position(change.range.start.line, change.range.start.character)
                 end = Position(change.range.end.line, change.range.end.character)
-                doc.apply(start, end, change.text, self.encoding)
-            else:
-                doc.apply(None, None, change.text, self.encoding)
+            doc.apply(start, end, change.text, self.encoding)
         doc.version = params.text_document.version
         self.scheduler.changed(doc.uri)
 

@@ -115,6 +115,9 @@ class Harness:
                 for message in self.wire.sent:
                     if match(message):
                         return message
+                    if message.get("method") in (t.WINDOW_SHOW_MESSAGE, t.WINDOW_LOG_MESSAGE) and \
+                            message["params"]["type"] == t.MessageType.Error:
+                        raise AssertionError(f"the server reported an error: {message['params']['message']}")
                 self.wire.arrived.clear()
                 await self.wire.arrived.wait()
         return await asyncio.wait_for(wait(), TIMEOUT)

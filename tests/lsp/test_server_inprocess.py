@@ -5,6 +5,7 @@ the client's code action capabilities, fix-all, and the process set-up (memory, 
 from __future__ import annotations
 
 import asyncio
+import codecs
 import gc
 import io
 import json
@@ -14,6 +15,7 @@ import re
 import threading
 import weakref
 from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -180,12 +182,16 @@ def test_open_publishes_the_findings_at_the_documents_version(caplog: pytest.Log
         h.open("untitled:Untitled-1", NO_GATEWAY, version=2)
         assert [d.code for d in await h.diagnostics("untitled:Untitled-1", 2)] == ["semantic/no-gateway"]
         assert h.server.documents["untitled:Untitled-1"].path is None
+        h.open("vscode-vfs://github/x/y/a.yaml", "kind: nothing\n")  # a remote file: no path here either
+        assert h.server.documents["vscode-vfs://github/x/y/a.yaml"].path is None
+        await h.diagnostics("vscode-vfs://github/x/y/a.yaml", 1)
         assert len(h.published(URI)) == 1
 
     run(go())
     assert settled == [1]  # after the first validation only
     assert [r.getMessage() for r in caplog.records if r.name == "kubectl_testbench.lsp"] == [
-        "file:///w/a.yaml version 7: 1 findings", "untitled:Untitled-1 version 2: 1 findings"]
+        "file:///w/a.yaml version 7: 1 findings", "untitled:Untitled-1 version 2: 1 findings",
+        "vscode-vfs://github/x/y/a.yaml version 1: 0 findings"]
 
 
 def test_incremental_changes_apply_in_order_in_the_negotiated_units() -> None:
@@ -354,6 +360,34 @@ def test_the_defaults_file_is_found_up_to_the_workspace_folder_holding_the_docum
         return h.server.documents[uri]
 
     run(go())
+
+
+def test_validation_and_fix_all_run_on_the_validation_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: list[str] = []
+    real_check, real_fix = check.check, server_module.actions.fix_all
+
+    def checking(*args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return real_check(*args)
+
+    def fixing(*args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return real_fix(*args)
+
+    monkeypatch.setattr(check, "check", checking)
+    monkeypatch.setattr(server_module.actions, "fix_all", fixing)
+
+    async def go() -> None:
+        h = harness()
+        await h.initialize()
+        h.open(URI, BROKEN_METRIC)
+        await h.diagnostics(URI, 1)
+        action = await server_module._resolve_fix_all(h.server, t.CodeAction(
+            title=FIX_ALL_TITLE, kind=FIX_ALL, data={"uri": URI, "version": 1}))
+        assert action.edit is not None
+
+    run(go())
+    assert len(threads) == 2 and all(n.startswith("kubectl-testbench-validate") for n in threads), threads
 
 
 async def _blocked(h: Harness) -> threading.Event:
@@ -542,7 +576,8 @@ def test_code_actions_offer_the_quick_fix_and_fix_all_resolved_when_the_client_c
     run(go())
 
 
-@pytest.mark.parametrize("data", [None, "file:///w/a.yaml", {"version": 1}, {"uri": 5}, {"uri": "file:///w/b.yaml"}])
+@pytest.mark.parametrize("data", [None, "file:///w/a.yaml", {"version": 1}, {"uri": 5}, {"uri": ["file:///w/a.yaml"]},
+                                  {"uri": "file:///w/b.yaml"}])
 def test_fix_all_is_left_alone_without_an_open_document_to_fix(data: Any) -> None:
     async def go() -> None:
         h = harness()
@@ -557,11 +592,13 @@ def test_fix_all_is_left_alone_without_an_open_document_to_fix(data: Any) -> Non
 
 
 def test_fix_all_edits_the_current_text_in_the_negotiated_units_for_its_version() -> None:
-    """A one-line JSON Experiment with an é before the misspelt metric: UTF-8 positions count it twice."""
+    """A one-line JSON Experiment with an é before the misspelt metric: UTF-8 positions count it twice. It
+    names no gateway: fix reads the defaults file for the path (as validate would) and still fixes the rest."""
     data = yaml.safe_load(BROKEN_METRIC.replace("Weather in New York", "W\u00e9ather in New York"))
+    del data["spec"]["aiGatewayRef"]
     text = json.dumps(data, ensure_ascii=False) + "\n"
     at = text.index("toolcallaccuracy")
-    assert at == 830 and text.count("\u00e9", 0, at) == 1
+    assert at == 763 and text.count("\u00e9", 0, at) == 1
 
     async def go() -> None:
         h = harness()
@@ -573,8 +610,8 @@ def test_fix_all_edits_the_current_text_in_the_negotiated_units_for_its_version(
         assert action.edit is not None and action.edit.document_changes is not None
         [change] = action.edit.document_changes
         assert isinstance(change, t.TextDocumentEdit) and change.text_document.version == 9
-        # "toolcalla" -> "ToolCallA" (the common prefix and suffix kept), 831 and 840 in UTF-8 bytes
-        assert change.edits == [t.TextEdit(range=t.Range(t.Position(0, 831), t.Position(0, 840)),
+        # "toolcalla" -> "ToolCallA" (the common prefix and suffix kept), 764 and 773 in UTF-8 bytes
+        assert change.edits == [t.TextEdit(range=t.Range(t.Position(0, 764), t.Position(0, 773)),
                                            new_text="ToolCallA")]
 
     run(go())
@@ -632,6 +669,9 @@ def test_logging_goes_to_stderr_and_the_log_file_and_pygls_only_from_warnings(
     server_module._configure_logging(str(log_file), verbose)
     assert root.level == (logging.DEBUG if verbose else logging.INFO)
     assert [type(h) for h in root.handlers] == [logging.StreamHandler, logging.FileHandler]
+    file_handler = root.handlers[1]
+    assert isinstance(file_handler, logging.FileHandler)
+    assert codecs.lookup(file_handler.encoding or "").name == "utf-8"  # UTF-8 whatever the locale ("locale")
     assert logging.getLogger("pygls").level == logging.WARNING
     log = logging.getLogger("kubectl_testbench.lsp")
     log.debug("détail")
@@ -688,8 +728,18 @@ def test_serve_answers_on_the_streams_given_and_exits_as_lsp_asks(
     built: list[ExperimentLanguageServer] = []
     real_build: Callable[..., ExperimentLanguageServer] = server_module.build
 
+    gate, started = threading.Event(), threading.Event()
+    held: list[Future[bool]] = []
+
+    def hold() -> bool:
+        started.set()
+        return gate.wait(10)
+
     def spy(*args: Any) -> ExperimentLanguageServer:
         built.append(real_build(*args))
+        held.append(built[-1].worker.submit(hold))  # a validation running when the client says exit
+        started.wait()
+        held.append(built[-1].worker.submit(bool))  # and one waiting for it
         return built[-1]
 
     monkeypatch.setattr(server_module, "build", spy)
@@ -701,10 +751,17 @@ def test_serve_answers_on_the_streams_given_and_exits_as_lsp_asks(
     root = fresh_logging()
     log_file = tmp_path / "lsp.log"
     settings = check.Settings(Limits(max_file_bytes=1000))
-    assert server_module.serve(settings, 0.5, str(log_file), True, io.BytesIO(messages), out) == code
+    if shutdown:
+        assert server_module.serve(settings, 0.5, str(log_file), True, io.BytesIO(messages), out) == code
+    else:
+        assert server_module.serve(settings, 0.5, str(log_file), stdin=io.BytesIO(messages), stdout=out) == code
     [server] = built
     assert server.settings is settings and server.scheduler.window == 0.5
-    assert server.worker._shutdown
+    # serve returned without waiting for the running validation; the waiting one was dropped
+    running, waiting = held
+    assert waiting.cancelled() and not running.done()
+    gate.set()
+    assert running.result() is True
     assert out.closed_by_server
     replies = _bodies(out.getvalue())
     assert replies[0]["id"] == 1 and replies[0]["result"]["serverInfo"] == {"name": "kubectl-testbench",
@@ -712,4 +769,4 @@ def test_serve_answers_on_the_streams_given_and_exits_as_lsp_asks(
     logged = log_file.read_text(encoding="utf-8")
     assert f"INFO kubectl_testbench.lsp: kubectl-testbench {__version__} language server on stdio (pid {os.getpid()})" \
         in logged
-    assert root.level == logging.DEBUG
+    assert root.level == (logging.DEBUG if shutdown else logging.INFO)  # verbose given, or not
