@@ -112,12 +112,12 @@ class ExperimentLanguageServer(LanguageServer):
             log.warning("change of a document that is not open: %s", params.text_document.uri)
             return
         for change in params.content_changes:
-            start: Position | None = None  # None: the whole text
-            end: Position | None = None
             if isinstance(change, lsp.TextDocumentContentChangePartial):
                 start = Position(change.range.start.line, change.range.start.character)
                 end = Position(change.range.end.line, change.range.end.character)
-            doc.apply(start, end, change.text, self.encoding)
+                doc.apply(start, end, change.text, self.encoding)
+            else:
+                doc.apply(None, None, change.text, self.encoding)
         doc.version = params.text_document.version
         self.scheduler.changed(doc.uri)
 
