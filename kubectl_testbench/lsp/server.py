@@ -16,7 +16,7 @@ import os
 from collections.abc import Generator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -70,8 +70,7 @@ class ExperimentLanguageServer(LanguageServer):
     """pygls' server with the open documents, their last findings and the validation worker."""
 
     def __init__(self, settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = DEFAULT_DEBOUNCE) -> None:
-        super().__init__("kubectl-testbench", __version__, protocol_cls=Protocol,
-                         text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        super().__init__("kubectl-testbench", __version__, protocol_cls=Protocol)  # incremental sync: the default
         self.settings = settings
         self.documents: dict[str, Document] = {}
         self.results: dict[str, Result] = {}
@@ -82,7 +81,16 @@ class ExperimentLanguageServer(LanguageServer):
     @property
     def encoding(self) -> str:
         chosen = self.server_capabilities.position_encoding if self.protocol._workspace else None
-        return str(chosen) if chosen else UTF16
+        if isinstance(chosen, lsp.PositionEncodingKind):  # pygls' default is the enum: its str() is its name
+            return chosen.value
+        return chosen or UTF16
+
+    def located(self, doc: Document) -> tuple[str, str | None]:
+        """The path the engine reports ``doc`` under (its file, else its URI) and the workspace folder holding
+        its file (None for an unsaved buffer: it has no directory to find a defaults file in)."""
+        if not doc.path:
+            return doc.uri, None
+        return doc.path, check.workspace_root(doc.path, self.folders())
 
     def folders(self) -> list[str]:
         workspace = self.workspace
@@ -94,7 +102,7 @@ class ExperimentLanguageServer(LanguageServer):
     # --- documents ---------------------------------------------------------------------------------------
 
     def open(self, item: lsp.TextDocumentItem) -> None:
-        path = to_fs_path(item.uri) if item.uri.startswith("file:") else None
+        path = to_fs_path(item.uri)  # None unless a file: URI
         self.documents[item.uri] = Document(item.uri, item.text, item.version, item.language_id, path)
         self.scheduler.now(item.uri)
 
@@ -137,15 +145,12 @@ class ExperimentLanguageServer(LanguageServer):
             self._settled = True
             settle_memory()
 
-
-
     async def analyze(self, doc: Document) -> Result:
         loop = asyncio.get_running_loop()
         text, version, encoding = doc.text, doc.version, self.encoding
         if not (check.is_served(doc.language_id, doc.uri) and check.holds_experiments(text)):
             return Result(version, TextIndex(text, encoding), [])
-        path = doc.path or doc.uri
-        root = check.workspace_root(path, self.folders()) if doc.path else None
+        path, root = self.located(doc)
 
         def run() -> Result:
             index = TextIndex(text, encoding)
@@ -279,18 +284,16 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS,
 
 async def _resolve_fix_all(ls: ExperimentLanguageServer, action: lsp.CodeAction) -> lsp.CodeAction:
     """Run ``fix`` on the buffer's current text (on the worker) and attach the edit that makes it so."""
-    data = action.data if isinstance(action.data, dict) else {}
-    uri = str(data.get("uri", ""))
-    doc = ls.documents.get(uri)
+    uri = action.data.get("uri") if isinstance(action.data, dict) else None
+    doc = ls.documents.get(uri) if isinstance(uri, str) else None
     if doc is None:
         return action
     text, version, encoding = doc.text, doc.version, ls.encoding
-    path = doc.path or doc.uri
-    root = check.workspace_root(path, ls.folders()) if doc.path else None
+    path, root = ls.located(doc)
     loop = asyncio.get_running_loop()
     new = await loop.run_in_executor(ls.worker, actions.fix_all, text, path, root, ls.settings)
     edits = actions.whole_text_edit(TextIndex(text, encoding), new)
-    action.edit = actions.workspace_edit(uri, version, edits)
+    action.edit = actions.workspace_edit(doc.uri, version, edits)
     return action
 
 
@@ -306,12 +309,14 @@ def settle_memory() -> None:
 
 
 def serve(settings: check.Settings = check.DEFAULT_SETTINGS, debounce: float = DEFAULT_DEBOUNCE,
-          log_file: str | None = None, verbose: bool = False) -> int:
-    """Serve on stdin/stdout until the client says exit; the exit code LSP asks for (0 after shutdown)."""
+          log_file: str | None = None, verbose: bool = False,
+          stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
+    """Serve on stdin/stdout (or the streams given) until the client says exit; the exit code LSP asks for
+    (0 after shutdown)."""
     _configure_logging(log_file, verbose)
     server = build(settings, debounce)
     log.info("kubectl-testbench %s language server on stdio (pid %d)", __version__, os.getpid())
-    server.start_io()
+    server.start_io(stdin, stdout)
     server.worker.shutdown(wait=False, cancel_futures=True)
     return 0 if server.protocol._shutdown else 1
 
