@@ -35,6 +35,18 @@ def test_rule_paths_are_read_from_the_ast() -> None:
     assert sorted(rule.values) == [("b", "c"), ("d",)]
 
 
+@pytest.mark.parametrize(("rule", "presence", "values"), [
+    ("size(self) > 1", [], [()]),  # the whole of self is read: nothing can be projected away
+    ("self['a'] == 1", [], [()]),
+    ("self.l.all(x, x > self.a)", [], [("l",), ("a",)]),
+    ("has(self.a) && self.m.k == 'v'", [("a",)], [("m", "k")]),
+    ("self.l.exists(x, x == 1) && size(self.n) > 0", [], [("l",), ("n",)]),
+])
+def test_the_paths_a_rule_observes(rule: str, presence: list[tuple[str, ...]], values: list[tuple[str, ...]]) -> None:
+    analysed = CompiledRule({"rule": rule})
+    assert (analysed.presence, analysed.values) == (presence, values)
+
+
 OBJECT = {"type": "object", "properties": {
     "a": {"type": "integer"}, "b": {"type": "object", "properties": {"c": {"type": "number"}}},
     "d": {"type": "array", "items": {"type": "string"}}, "e": {"type": "string"}}}
