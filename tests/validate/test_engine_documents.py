@@ -92,9 +92,11 @@ def test_fixes_of_list_items_edit_their_own_item() -> None:
 
 
 def test_fixes_in_a_later_document_are_placed_in_it() -> None:
-    text = VALID + "---\n" + RENAME
-    at = text.index("agentRf")
-    assert edits(run(text), "schema/unknown-field") == [(("spec", "agentRf"), [(at, at + 7, "agentRef")])]
+    text = RENAME + "---\n" + RENAME
+    first = text.index("agentRf")
+    second = text.index("agentRf", first + 1)
+    assert edits(run(text), "schema/unknown-field") == [(("spec", "agentRf"), [(first, first + 7, "agentRef")]),
+                                                        (("spec", "agentRf"), [(second, second + 7, "agentRef")])]
 
 
 def test_an_empty_list_is_a_document() -> None:
@@ -212,12 +214,23 @@ def test_json_limits_hold_in_both_readers() -> None:
 
 
 def test_a_json_stream_with_findings_goes_on_past_null_values() -> None:
-    text = as_json(VALID) + "\nnull\n" + as_json(RENAME)
+    text = as_json(RENAME) + "\nnull\n" + as_json(RENAME)
     result = validate_text(text, "f.json", Options())
-    at = text.index('"agentRf"')
-    assert edits(result, "schema/unknown-field") == [(("spec", "agentRf"), [(at, at + 9, '"agentRef"')])]
+    first = text.index('"agentRf"')
+    second = text.index('"agentRf"', first + 1)
+    assert edits(result, "schema/unknown-field") == [(("spec", "agentRf"), [(first, first + 9, '"agentRef"')]),
+                                                     (("spec", "agentRf"), [(second, second + 9, '"agentRef"')])]
     assert [(d.rule, d.line) for d in result.diagnostics] == [
+        ("schema/required", 1), ("schema/unknown-field", 1), ("cel/not-evaluated", 1),
         ("schema/required", 3), ("schema/unknown-field", 3), ("cel/not-evaluated", 3)]
+
+
+def test_a_rendered_manifest_in_a_json_stream_is_checked_with_positions() -> None:
+    manifest = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
+        "name": "d", "labels": {"app.kubernetes.io/managed-by": "kubectl-testbench"}}}
+    text = as_json(VALID) + "\n" + json.dumps(manifest)
+    result = validate_text(text, "f.json", Options(keep_manifests=True))
+    assert [(d.rule, d.line, d.col, d.path) for d in result.diagnostics] == [("render/manifest", 2, 43, "metadata")]
 
 
 def test_the_defaults_files_gateway_counts_when_a_json_stream_is_read_again() -> None:
