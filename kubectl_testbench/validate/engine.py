@@ -271,7 +271,7 @@ def _json_stream(text: str, path: str, options: Options, result: FileResult, pla
     for index, doc in enumerate(read_stream(text, options.limits)):
         if doc.error is not None:
             _add(result, doc.error.rule, path, doc.error.mark, (), doc.error.message)
-            break
+            return  # nothing after a syntax error can be read
         if doc.data is None:
             continue
         before = len(result.diagnostics)

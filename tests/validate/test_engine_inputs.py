@@ -84,8 +84,12 @@ def test_the_defaults_file_next_to_an_input_names_the_gateway(tmp_path: Path) ->
 def test_only_testbench_files_keeps_stdin_and_inputs_that_cannot_be_read(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     missing = str(tmp_path / "absent.yaml")
-    found = list(iter_sources(["-", missing], only_testbench_files=True))
-    assert [(type(s).__name__, s.path) for s in found] == [("Source", "-"), ("SourceError", missing)]
+    (tmp_path / "-").write_text("not: ours\n")  # stdin is never a file of that name
+    monkeypatch.chdir(tmp_path)
+    found = list(iter_sources(["-", missing, "/dev/null"], only_testbench_files=True))
+    assert [(type(s).__name__, s.path) for s in found] == [
+        ("Source", "-"), ("SourceError", missing), ("SourceError", "/dev/null")]
+    assert [s.rule for s in found if isinstance(s, SourceError)] == ["input/not-found", "input/not-a-file"]
     other = tmp_path / "other.yaml"
     other.write_text("key: [unclosed\n")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(VALID.encode())))
