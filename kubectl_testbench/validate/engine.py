@@ -144,11 +144,28 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
     defaults file names an AI gateway (asked only when an Experiment names none)."""
     result = FileResult(path)
     result.counts.files = 1
-    documents = 0
     places = _Places(text)
     if looks_like_json(text):
-        documents = _json_stream(text, path, options, result, places, gateway_default)
-    for index, chunk in enumerate(() if documents else split_documents(text)):
+        _json_stream(text, path, options, result, places, gateway_default)
+    else:
+        _yaml_stream(text, path, options, result, places, scanned, gateway_default)
+    if result.identities and _written_by_render(text):
+        result.identities = [dataclasses.replace(i, rendered_copy=True) for i in result.identities]
+    if result.fatal:
+        result.counts.unreadable = 1
+        result.identities.clear()  # kubectl applies nothing from a file it cannot read: no copy to clash with
+    result.diagnostics.sort(key=Diagnostic.sort_key)
+    result.counts.errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
+    result.counts.warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
+    return result
+
+
+def _yaml_stream(text: str, path: str, options: Options, result: FileResult, places: _Places, scanned: bool,
+                 gateway_default: Callable[[], bool] | None) -> None:
+    """The documents of a YAML stream, split as kubectl splits them; an input without any is an error (unless
+    a directory scan found it)."""
+    found = False
+    for index, chunk in enumerate(split_documents(text)):
         before = len(result.diagnostics)
         if chunk.bad_separator:
             _add(result, "yaml/document-separator", path, (chunk.start_line + 1, 4), (),
@@ -168,23 +185,14 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
                          "kubectl ignores everything after '...' up to the next '---' line: this content is dropped",
                          "start the next document with a '---' line")
                 if not built.empty:
-                    documents += 1
+                    found = True
                     _document(built.data, built.remarks, path, index, chunk.start_line, result, options,
                               gateway_default)
         if any(d.fix is not None and not d.fix.blocked for d in result.diagnostics[before:]):
             result.diagnostics[before:] = places.resolve(result.diagnostics[before:], chunk.text,
                                                          places.line_offset(chunk.start_line))
-    if documents == 0 and not result.diagnostics and not scanned:
+    if not found and not result.diagnostics and not scanned:
         _add(result, "input/empty", path, (0, 0), (), "no YAML documents in the input")
-    if result.identities and _written_by_render(text):
-        result.identities = [dataclasses.replace(i, rendered_copy=True) for i in result.identities]
-    if result.fatal:
-        result.counts.unreadable = 1
-        result.identities.clear()  # kubectl applies nothing from a file it cannot read: no copy to clash with
-    result.diagnostics.sort(key=Diagnostic.sort_key)
-    result.counts.errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
-    result.counts.warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
-    return result
 
 
 class _Places:
@@ -241,9 +249,8 @@ def _tab_fix(doc_text: str) -> Fix | None:
 
 
 def _json_stream(text: str, path: str, options: Options, result: FileResult, places: _Places,
-                 gateway_default: Callable[[], bool] | None = None) -> int:
-    """A JSON stream (kubectl reads it with a JSON decoder): every value is a document. Returns their count
-    (at least 1, so the YAML reader is not tried as well).
+                 gateway_default: Callable[[], bool] | None) -> None:
+    """A JSON stream (kubectl reads it with a JSON decoder): every value is a document.
 
     The C decoder reads first; only when it cannot (or the documents have findings to place) is the file
     read again with every node's position. Fixes are placed from the JSON reader's own spans of the value
@@ -260,13 +267,11 @@ def _json_stream(text: str, path: str, options: Options, result: FileResult, pla
                 _document(data, [], path, index, start_line, trial, options, gateway_default)
         if not trial.diagnostics:
             _merge(result, trial)
-            return max(len(fast), 1)
-    documents = 0
+            return
     for index, doc in enumerate(read_stream(text, options.limits)):
-        documents += 1
         if doc.error is not None:
             _add(result, doc.error.rule, path, doc.error.mark, (), doc.error.message)
-            break
+            return  # nothing after a syntax error can be read
         if doc.data is None:
             continue
         before = len(result.diagnostics)
@@ -274,7 +279,6 @@ def _json_stream(text: str, path: str, options: Options, result: FileResult, pla
         if any(d.fix is not None and not d.fix.blocked for d in result.diagnostics[before:]):
             result.diagnostics[before:] = places.resolve(result.diagnostics[before:], text, 0,
                                                          functools.partial(json_span_tree, start=doc.start))
-    return max(documents, 1)
 
 
 def _written_by_render(text: str) -> bool:
@@ -296,7 +300,7 @@ def _unreadable(path: str, rule: str, message: str, mark: tuple[int, int] = (0, 
     result.counts.files = 1
     result.counts.unreadable = 1
     result.counts.errors = 1
-    result.diagnostics.append(Diagnostic(rule, Severity.ERROR, message, path, mark[0], mark[1] if mark[0] else 0))
+    result.diagnostics.append(Diagnostic(rule, Severity.ERROR, message, path, *mark))
     return result
 
 
@@ -310,7 +314,7 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
               options: Options, gateway_default: Callable[[], bool] | None = None) -> None:
     from kubectl_testbench.validate.objects import Problem, objects
 
-    here = (start_line + 1, 1)
+    here = _start(start_line)
     for found in objects(data, remarks):
         if isinstance(found, Problem):
             _add(result, found.rule, path, locate(data, found.at, key=True) or here, found.at, found.message,
@@ -340,7 +344,7 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
 
     api_version, kind = data.get("apiVersion"), data.get("kind")
     group = group_of(api_version)
-    where = locate(data, ("kind",)) or _start(data, start_line)
+    where = locate(data, ("kind",)) or _start(start_line)
     if kind == "RenderDefaults" and group == GROUP:
         from kubectl_testbench.render.defaults_file import check_defaults_document
 
@@ -351,7 +355,7 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
         if not api_version and not kind:
             result.counts.skipped += 1  # a mapping that is no Kubernetes object at all (a CI config...)
             return
-        at = locate(data, ("kind",), key=True) or _start(data, start_line)  # where kind is missing: the object
+        at = locate(data, ("kind",), key=True) or _start(start_line)  # where kind is missing: the object
         _add(result, "kind/missing", path, at,
              ("kind",), "the object has no kind: kubectl rejects it (Object 'Kind' is missing)",
              f"add kind: {KIND}" if group == GROUP else "add the object's kind")
@@ -386,7 +390,7 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
     result.checked.append((_object_ref(data), _line(data, start_line)))
     diagnostics = validate_experiment(data, path, remarks, options.limits.max_findings)
     if api_version != API_VERSION:
-        diagnostics.insert(0, _diag("kind/api-version", data, ("apiVersion",), path,
+        diagnostics.append(_diag("kind/api-version", data, ("apiVersion",), path,
                                     f'Experiment is not served in version "{api_version}"',
                                     f"use apiVersion: {API_VERSION}", obj=_object_ref(data)))
     if gateway_default is not None and any(d.rule == NO_GATEWAY for d in diagnostics) and gateway_default():
@@ -405,18 +409,20 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
 
 def _identify(data: dict[str, Any], path: str, start_line: int, valid: bool, result: FileResult) -> None:
     meta = data.get("metadata")
-    name = meta.get("name") if isinstance(meta, dict) else None
+    if not isinstance(meta, dict):
+        return
+    name, namespace = meta.get("name"), meta.get("namespace")
     if not isinstance(name, str) or not name:
         return
-    namespace = meta.get("namespace") if isinstance(meta, dict) else None
-    line, col = locate(data, ("metadata", "name")) or _start(data, start_line)
+    line, col = locate(data, ("metadata", "name")) or _start(start_line)
     own = str(namespace) if isinstance(namespace, str) and namespace else None
     result.identities.append(Identity(str(name), own, path, line, col, _line(data, start_line), valid))
 
 
-def _start(data: Any, start_line: int) -> tuple[int, int]:
-    mark = getattr(data, "mark", None)
-    return mark if mark and mark[0] else (start_line + 1, 1)
+def _start(start_line: int) -> tuple[int, int]:
+    """Where a document starts: the place of an object without positions (locate finds every node of an object
+    read with them), i.e. a JSON value read by the fast reader or a list item that was null."""
+    return (start_line + 1, 1)
 
 
 def _keep_manifest(data: dict[str, Any], path: str, index: int, start_line: int, result: FileResult) -> None:
@@ -426,7 +432,7 @@ def _keep_manifest(data: dict[str, Any], path: str, index: int, start_line: int,
         return
     problem = manifest_problem(data)
     if problem is not None:
-        _add(result, "render/manifest", path, locate(data, ("metadata",)) or (start_line + 1, 1), ("metadata",),
+        _add(result, "render/manifest", path, locate(data, ("metadata",)) or _start(start_line), ("metadata",),
              problem, "render the directory again")
         return
     result.manifests.append(ExperimentDoc(path, index, _line(data, start_line), plain(data)))
@@ -451,8 +457,8 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     obj = _object_ref(doc)
     out: list[Diagnostic] = []
 
-    def add(rule: str, fpath: Path, message: str, hint: str = "", key: bool = False, fix: Fix | None = None) -> None:
-        out.append(_diag(rule, doc, fpath, file, message, hint, key, obj, fix))
+    def add(rule: str, fpath: Path, message: str, hint: str, key: bool = False, fix: Fix | None = None) -> None:
+        out.append(_diag(rule, doc, fpath, file, message, hint, key, obj=obj, fix=fix))
 
     validator = experiment_validator()
     schema_errors: list[SchemaError] = []
@@ -503,18 +509,23 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
         out = out[:max_findings]
         hidden_errors = sum(d.severity is Severity.ERROR for d in hidden)
         out.append(_diag("validate/too-many-findings", doc, (), file,
-                         f"{len(hidden)} more findings ({hidden_errors} errors) not shown", obj=obj))
+                         f"{_plural(len(hidden), 'more finding')} ({_plural(hidden_errors, 'error')}) not shown",
+                         obj=obj))
     return out
+
+
+def _plural(n: int, words: str) -> str:
+    return f"{n} {words}{'' if n == 1 else 's'}"
 
 
 def _not_evaluated(targets: list[Any], doc: dict[str, Any], file: str, obj: str,
                    found: list[Diagnostic]) -> list[Diagnostic]:
     """One note per CEL rule the blocking errors kept from running, at the rule's field, sorted after the last
-    error (as the API server appends its note after the field errors)."""
-    last = max(((d.line, d.col) for d in found if d.severity is Severity.ERROR), default=(0, 0))
+    error (as the API server appends its note after the field errors; ``found`` holds the blocking errors)."""
+    last = max((d.line, d.col) for d in found if d.severity is Severity.ERROR)
     notes = []
     for target in targets:
-        for spec in target.schema.get("x-kubernetes-validations", ()):
+        for spec in target.schema["x-kubernetes-validations"]:  # a target is a node with rules
             what = spec.get("message") or spec["rule"]
             note = _diag("cel/not-evaluated", doc, tuple(target.path), file,
                          f"the rule {what!r} was not checked because the object was invalid; correct the existing "
@@ -538,7 +549,7 @@ def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None)
         refused = refused_rules()
     meter = Meter()
     for target in targets:
-        for index, spec in enumerate(target.schema.get("x-kubernetes-validations", ())):
+        for index, spec in enumerate(target.schema["x-kubernetes-validations"]):
             at = tuple(target.path)
             finding = refused.get((_schema_path(at), index))
             if finding is not None:
@@ -548,7 +559,7 @@ def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None)
             outcome = evaluate_rule(spec, target.value, target.schema, meter)
             if outcome.passed:
                 if outcome.stopped:
-                    add("cel/not-evaluated", at, f"rule {spec['rule']!r} {outcome.message}")
+                    add("cel/not-evaluated", at, f"rule {spec['rule']!r} {outcome.message}", "")
                 continue
             from kubectl_testbench.model.cel_rules import BY_RULE_TEXT
 
@@ -556,11 +567,11 @@ def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None)
             rule_id = known.id if known else "cel/rule"
             where = (*at, *outcome.field_path)
             if outcome.stopped:
-                add("cel/cost", at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}')
+                add("cel/cost", at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}', "")
                 if outcome.stopped in ("call", "budget"):
                     return  # "no further validation rules will be run"
             elif outcome.error:
-                add("cel/error", at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}')
+                add("cel/error", at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}', "")
             else:
                 add(rule_id, where, _reason_message(outcome.reason, _cel_type(target.schema), outcome.message),
                     _cel_hint(rule_id, target.value))
@@ -572,7 +583,8 @@ def _schema_path(path: tuple[Any, ...]) -> tuple[str, ...]:
 
 
 def _cel_type(schema: dict[str, Any]) -> str:
-    return str(schema.get("type", "object"))
+    """The structural schema's type the API server shows as the invalid value ("" for int-or-string)."""
+    return str(schema.get("type", ""))
 
 
 def _reason_message(reason: str, value: str, message: str) -> str:
@@ -634,8 +646,8 @@ def _remark_hint(remark: Remark) -> str:
     return ""
 
 
-def _diag(rule: str, doc: Any, fpath: Path, file: str, message: str, hint: str = "", key: bool = False,
-          obj: str = "", fix: Fix | None = None) -> Diagnostic:
+def _diag(rule: str, doc: Any, fpath: Path, file: str, message: str, hint: str = "", key: bool = False, *,
+          obj: str, fix: Fix | None = None) -> Diagnostic:
     mark = locate(doc, fpath, key=key) or (0, 0)
     return Diagnostic(rule, rule_table.severity(rule), message, file, mark[0], mark[1], field_path(fpath), hint, obj,
                       fix)

@@ -138,7 +138,7 @@ def test_the_findings_cap_counts_what_it_hides() -> None:
     bad = VALID.replace("  agentRef:\n", "  x1: 1\n  x2: 2\n  x3: 3\n  agentRef:\n")
     capped = run(bad, limits=dataclasses.replace(DEFAULT_LIMITS, max_findings=2))
     assert [(d.rule, d.line, d.message) for d in capped.diagnostics] == [
-        ("validate/too-many-findings", 1, "1 more findings (1 errors) not shown"),
+        ("validate/too-many-findings", 1, "1 more finding (1 error) not shown"),
         ("schema/unknown-field", 7, 'unknown field "spec.x1"'),
         ("schema/unknown-field", 8, 'unknown field "spec.x2"')]
     exact = run(bad, limits=dataclasses.replace(DEFAULT_LIMITS, max_findings=3))
