@@ -204,7 +204,8 @@ def step_summary(diagnostics: list[Diagnostic], counts: Counts, root: str | None
         message = d.message + (f" (hint: {d.hint})" if d.hint else "")
         row = f"| {d.severity.value} | `{d.rule}` | {_md(where)} | {_md(d.path)} | {_md(message)} |\n"
         if size + len(row.encode()) > GITHUB_SUMMARY_MAX - 200:
-            out.append(f"\n{len(diagnostics) - i} more findings left out (a step summary holds 1 MiB); "
+            left = len(diagnostics) - i
+            out.append(f"\n{left} more finding{'s' if left != 1 else ''} left out (a step summary holds 1 MiB); "
                        "see the log.\n")
             break
         out.append(row)

@@ -233,6 +233,9 @@ def test_step_summary_stops_before_githubs_one_mebibyte() -> None:
     one_more = [diag(message=first), diag(message=second + "b"), diag(message="c")]
     assert step_summary(one_more, Counts()).endswith(
         row.format(first) + "\n2 more findings left out (a step summary holds 1 MiB); see the log.\n")
+    last_left_out = [diag(message=first), diag(message=second), diag(message="c")]
+    assert step_summary(last_left_out, Counts()).endswith(
+        row.format(second) + "\n1 more finding left out (a step summary holds 1 MiB); see the log.\n")
 
 
 def test_paths_are_relative_to_the_root_else_the_working_directory_and_kept_when_outside(
