@@ -58,6 +58,7 @@ def test_load_objects_reads_files_and_unpacks_lists(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "content", "message"), [
     ("bad.yaml", b"a: [\n", "{path}:2:1: "),
+    ("later.yaml", b"kind: A\n---\nkind: B\n---\na: [\n", "{path}:6:1: "),  # the line in the file, not the document
     ("latin.yaml", b"\xff\xfe\x00", "{path}: "),
 ])
 def test_load_objects_refuses_with_the_file_and_line(tmp_path: Path, name: str, content: bytes, message: str) -> None:
