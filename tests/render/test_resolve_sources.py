@@ -91,6 +91,9 @@ def test_a_batch_resolves_each_workflow_and_keeps_the_failures() -> None:
     assert resolved.name == "wf" and resolved.steps[0].files[0].content == "v", "ConfigMaps among the objects"
     [(failed, error)] = result.failures
     assert failed is bad and str(error) == "spec.use[0]: template 'nope' not found (have: t)"
+    numbered = template("t", args=["run {{ execution.number }}"])
+    [resolved] = resolve_objects([workflow({"name": "t"})], by_name(numbered), ExecutionContext(number=9)).workflows
+    assert resolved.steps[0].args == ["run 9"], "the execution context reaches the expressions"
 
 
 def test_a_batch_without_templates_uses_the_installed_ones_of_each_namespace() -> None:
@@ -101,3 +104,24 @@ def test_a_batch_without_templates_uses_the_installed_ones_of_each_namespace() -
         assert len(scoped.workflows) + len(scoped.failures) == 1
         assert [w.printed() for w in scoped.workflows] == [w.printed() for w in explicit.workflows]
         assert [str(e) for _, e in scoped.failures] == [str(e) for _, e in explicit.failures]
+
+
+def test_a_batch_asks_for_the_installed_templates_of_each_workflows_namespace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Testkube only lets a workflow use templates of its own namespace: the defaults are made for that one."""
+    from kubectl_testbench.render.resolve import batch
+
+    asked: list[str] = []
+
+    def installed(namespace: str) -> dict[str, Any]:
+        asked.append(namespace)
+        return by_name(template("t", namespace=namespace))
+
+    monkeypatch.setattr(batch, "installed_templates", installed)
+    workflows = [workflow({"name": "t"}) for _ in range(4)]
+    workflows[0]["metadata"]["namespace"] = "team"
+    del workflows[1]["metadata"]["namespace"]
+    workflows[2]["metadata"] = None
+    del workflows[3]["metadata"]
+    result = resolve_objects(workflows)
+    assert asked == ["team", "", "", ""]
+    assert [w.namespace for w in result.workflows] == ["team", "", "", ""] and result.failures == []
