@@ -114,7 +114,7 @@ def migrate_text(text: str, path: str, limits: Limits) -> Migration:
 
 def _check(before: str, after: str, plan: _Plan, limits: Limits, start_line: int) -> None:
     built = build(after, 0, limits)
-    if built.error is not None or canonical(plain(built.data)) != canonical(plan.expected):
+    if canonical(plain(built.data)) != canonical(plan.expected):  # data is None when the text does not build
         raise Refusal(start_line + 1, "the edited document did not read back as the migrated Experiment "
                       "(anchors, aliases or an unusual layout?): migrate it by hand")
     lost = lost_comments(before, after, round_trip=True)
@@ -225,7 +225,7 @@ class _Planner:
         while end < len(lines) and _is_comment(lines[end]) and _indent(lines[end]) > column:
             end += 1
         first = k
-        while first > 0 and _is_comment(lines[first - 1]) and _indent(lines[first - 1]) == column:
+        while _is_comment(lines[first - 1]) and _indent(lines[first - 1]) == column:
             first -= 1
         return _Block(first, k, end, column)
 

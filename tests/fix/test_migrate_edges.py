@@ -227,3 +227,43 @@ def test_json_experiments_are_named_not_edited() -> None:
     assert _migrate(text) == (text, [(1, note), (4, note)], 0)
     broken = exp[:-1] + "\n"
     assert _migrate(broken) == (broken, [], 0)
+
+
+def test_limits_apply_to_the_document_and_to_its_migrated_form() -> None:
+    text = SPEC + "  scenarios:\n  - steps:\n    - input: a\n"
+    assert migrate_text(text, "m.yaml", Limits(max_depth=5)).notes == []  # the document itself is too deep
+    # it fits, but spec.dataset.inline adds two levels
+    assert migrate_text(text, "m.yaml", Limits(max_depth=7)).notes == [(1, CANNOT + "the edited document did not "
+                                                                        "read back as the migrated Experiment "
+                                                                        "(anchors, aliases or an unusual layout?): "
+                                                                        "migrate it by hand")]
+    assert migrate_text(text, "m.yaml", Limits(max_depth=8)).moved == 1
+    exp = '{"apiVersion": "' + API + '", "kind": "Experiment", "spec": {"scenarios": [{"steps": [{"a": 1}]}]}}'
+    assert migrate_text(exp, "m.json", Limits(max_depth=3)).notes == []
+
+
+def test_every_kind_of_move_counts_in_one_document_and_across_documents() -> None:
+    one = SPEC + ("  llmAsAJudgeModel: m\n  defaultThreshold: 0.5\n  dataset: {s3: {bucket: b, key: k}}\n"
+                  "  otlpEndpoint: http://x\n  trigger:\n    event: modified\n")
+    assert _migrate(one)[2] == 4
+    assert _migrate(one + "---\n" + one)[2] == 8
+
+
+def test_the_scenarios_and_dataset_refusal_names_the_scenarios_key_line() -> None:
+    text = SPEC + "  dataset: {url: u}\n  scenarios:\n  - name: a\n"
+    assert _migrate(text)[1] == [(8, CANNOT + "spec.scenarios and spec.dataset are both set (the earlier schema "
+                                  "allowed only one): keep one by hand")]
+
+
+def test_multi_line_values_are_commented_out_and_moved_whole_blank_lines_included() -> None:
+    judge = SPEC + "  llmAsAJudgeModel: [a,\n\n    ]\n  dataset: {url: u}\n"
+    assert _migrate(judge)[0] == SPEC + (
+        "  # kubectl testbench fix --migrate: with a url dataset the dataset file sets llm_as_a_judge_model; "
+        "the earlier operator ignored this field\n  # llmAsAJudgeModel: [a,\n\n  #   ]\n  dataset: {url: u}\n")
+    text = (f"spec:\n  # the judge\n  llmAsAJudgeModel: m\n  scenarios:\n  - name: a\n\n  - name: b\n"
+            f"apiVersion: {API}\nkind: Experiment\n")
+    assert _migrate(text)[0] == (
+        "spec:\n  dataset:\n    inline:\n      # the judge\n      llmAsAJudgeModel: m\n      defaultThreshold: 0.9"
+        "  # the earlier CRD's default, written out by kubectl testbench fix --migrate\n      scenarios:\n"
+        "      - name: a\n\n      - name: b\n"
+        f"apiVersion: {API}\nkind: Experiment\n")
