@@ -25,8 +25,8 @@ round-trip reader checks that every comment is still there.
 
 from __future__ import annotations
 
-import copy
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +40,7 @@ from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import GROUP, KIND
 from kubectl_testbench.sniff import looks_like_json
 from kubectl_testbench.validate.edits import apply_edits, flow_entry_span
-from kubectl_testbench.validate.spans import Node, find, key_name, span_tree
+from kubectl_testbench.validate.spans import Node, key_name, span_tree
 
 JUDGE = ("llmAsAJudgeModel", "defaultThreshold")
 SCENARIOS = "scenarios"
@@ -65,14 +65,13 @@ class Refusal(Exception):
     def __init__(self, line: int, message: str) -> None:
         super().__init__(message)
         self.line = line
-        self.message = message
 
 
 def earlier_shape(data: Any) -> bool:
     """An Experiment that uses a field of the earlier schemas."""
     if not isinstance(data, dict) or data.get("kind") != KIND:
         return False
-    if not str(data.get("apiVersion", "")).startswith(GROUP + "/"):
+    if not str(data.get("apiVersion")).startswith(GROUP + "/"):
         return False
     spec = data.get("spec")
     if not isinstance(spec, dict):
@@ -98,14 +97,13 @@ def migrate_text(text: str, path: str, limits: Limits) -> Migration:
         built = build(chunk.text, chunk.start_line, limits)
         if built.error is not None or not earlier_shape(built.data):
             continue
-        data = plain(built.data)
-        offset = lines.starts[chunk.start_line] if chunk.start_line < len(lines.starts) else len(text)
-        try:
-            plan = _Planner(chunk.text, data, chunk.start_line).plan()
+        offset = lines.starts[chunk.start_line]
+        try:  # two readings of the document: the planner reads one and edits the other into the expected shape
+            plan = _Planner(chunk.text, plain(built.data), plain(built.data), chunk.start_line).plan()
             new_text = apply_edits(chunk.text, plan.edits)
             _check(chunk.text, new_text, plan, limits, chunk.start_line)
         except Refusal as refusal:
-            migration.notes.append((refusal.line, f"cannot migrate this Experiment: {refusal.message}"))
+            migration.notes.append((refusal.line, f"cannot migrate this Experiment: {refusal}"))
             continue
         edits.extend((offset + s, offset + e, t) for s, e, t in plan.edits)
         migration.notes.extend(plan.notes)
@@ -116,7 +114,7 @@ def migrate_text(text: str, path: str, limits: Limits) -> Migration:
 
 def _check(before: str, after: str, plan: _Plan, limits: Limits, start_line: int) -> None:
     built = build(after, 0, limits)
-    if built.error is not None or canonical(plain(built.data)) != canonical(plan.expected):
+    if canonical(plain(built.data)) != canonical(plan.expected):  # data is None when the text does not build
         raise Refusal(start_line + 1, "the edited document did not read back as the migrated Experiment "
                       "(anchors, aliases or an unusual layout?): migrate it by hand")
     lost = lost_comments(before, after, round_trip=True)
@@ -131,8 +129,7 @@ class _Lines:
     """The text's lines (ending at CRLF, CR or LF) and where each starts."""
 
     def __init__(self, text: str) -> None:
-        self.text = text
-        self.lines = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
+        self.lines: list[str] = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
         self.starts = [0]
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line))
@@ -140,7 +137,7 @@ class _Lines:
     def index(self, offset: int) -> int:
         import bisect
 
-        return max(0, bisect.bisect_right(self.starts, offset) - 1)
+        return bisect.bisect_right(self.starts, offset) - 1
 
 
 def _indent(line: str) -> int:
@@ -169,48 +166,66 @@ class _Plan:
     moved: int
 
 
+def _entry(node: Node | None, name: str) -> tuple[Node, Node] | None:
+    """The key and value of ``name`` as written in the mapping ``node``; None when the text does not hold it
+    (an alias or a merge key stands there instead)."""
+    matches = [(k, v) for k, v in (node.entries if node is not None else []) if key_name(k) == name]
+    return matches[0] if len(matches) == 1 else None
+
+
 class _Planner:
-    def __init__(self, text: str, data: dict[str, Any], start_line: int) -> None:
+    def __init__(self, text: str, data: dict[str, Any], expected: dict[str, Any], start_line: int) -> None:
         self.text = text
         self.lines = _Lines(text)
         self.data = data
+        self.expected = expected
+        """A second reading of the document, edited into the shape the migrated text must read back as."""
         self.start_line = start_line
-        self.eol = next((m.group() for m in re.finditer(r"\r\n|\r|\n", text)), "\n")
-        self.tree = span_tree(text)
+        self.eol = "\r\n" if "\r\n" in text else "\r" if "\r" in text else "\n"
         self.edits: list[tuple[int, int, str]] = []
         self.notes: list[tuple[int, str]] = []
         self.moved = 0
-        self.expected = copy.deepcopy(data)
-        self.entries: dict[str | None, tuple[Node, Node]] = {}
-        self.column = 0
-        self.step = 2
+        found = _entry(span_tree(text), "spec")
+        if found is None or found[1].kind != "map":
+            raise Refusal(start_line + 1, "spec could not be located in the text (an alias or merge key?)")
+        spec_key, spec_node = found
+        spec_line = self.lines.index(spec_key.start)
+        if spec_node.flow:
+            raise Refusal(self.line_no(spec_line), "spec is written in flow style ({...}): migrate it by hand")
+        self.spec = spec_node
+        self.entries = {key_name(k): (k, v) for k, v in spec_node.entries}
+        for name in (*JUDGE, SCENARIOS, OTLP, "dataset", "env", "trigger"):
+            if name in data["spec"] and name not in self.entries:
+                raise Refusal(self.line_no(spec_line), f"spec.{name} comes from a merge key or alias: "
+                              "migrate it by hand")
+        self.column = self.column_of(spec_node.entries[0][0])
+        self.step = self.column - self.column_of(spec_key)
+        """The file's indentation step (a block mapping's entries are always deeper than its key)."""
 
     # positions
 
     def line_no(self, index: int) -> int:
         return self.start_line + index + 1
 
+    def column_of(self, node: Node) -> int:
+        return node.start - self.lines.starts[self.lines.index(node.start)]
+
     def span(self, first: int, end: int) -> tuple[int, int]:
         return self.lines.starts[first], self.lines.starts[end]
 
     def block(self, key: Node, value: Node) -> _Block:
+        """The entry's lines. A key in a block mapping starts its line (after the indentation) unless it is an
+        explicit ``? key``, and nothing but a comment can follow its value on the value's last line."""
         lines = self.lines.lines
         k = self.lines.index(key.start)
-        column = key.start - self.lines.starts[k]
-        if lines[k][:column].strip(" "):
+        column = self.column_of(key)
+        if _indent(lines[k]) != column:
             raise Refusal(self.line_no(k), f'"{key.value}" does not start its line: migrate it by hand')
-        if value.end > 0 and self.text[value.end - 1] in "\r\n":
-            last = self.lines.index(value.end - 1)
-        else:
-            last = self.lines.index(value.end)
-            rest = lines[last][value.end - self.lines.starts[last]:].strip()
-            if rest and not rest.startswith("#"):
-                raise Refusal(self.line_no(last), f'"{key.value}" shares its last line: migrate it by hand')
-        end = last + 1
+        end = self.lines.index(value.end - 1) + 1
         while end < len(lines) and _is_comment(lines[end]) and _indent(lines[end]) > column:
             end += 1
         first = k
-        while first > 0 and _is_comment(lines[first - 1]) and _indent(lines[first - 1]) == column:
+        while _is_comment(lines[first - 1]) and _indent(lines[first - 1]) == column:
             first -= 1
         return _Block(first, k, end, column)
 
@@ -228,23 +243,7 @@ class _Planner:
     # the plan
 
     def plan(self) -> _Plan:
-        found = find(self.tree, ("spec",))
-        if found is None or found[1] is None or found[2].kind != "map":
-            raise Refusal(self.start_line + 1, "spec could not be located in the text (an alias or merge key?)")
-        spec_key, spec_node = found[1], found[2]
-        spec_line = self.lines.index(spec_key.start)
-        if spec_node.flow:
-            raise Refusal(self.line_no(spec_line), "spec is written in flow style ({...}): migrate it by hand")
-        self.entries = {key_name(k): (k, v) for k, v in spec_node.entries}
         spec = self.data["spec"]
-        for name in (*JUDGE, SCENARIOS, OTLP, "dataset", "env", "trigger"):
-            if name in spec and name not in self.entries:
-                raise Refusal(self.line_no(spec_line), f"spec.{name} comes from a merge key or alias: "
-                              "migrate it by hand")
-        first_key = spec_node.entries[0][0]
-        self.column = first_key.start - self.lines.starts[self.lines.index(first_key.start)]
-        spec_column = spec_key.start - self.lines.starts[spec_line]
-        self.step = self.column - spec_column if self.column > spec_column else 2
         self._judge_and_scenarios(spec)
         self._otlp(spec)
         self._trigger_event(spec)
@@ -312,17 +311,16 @@ class _Planner:
         block = self.block(k, v)
         line = self.line_no(block.key)
         value = spec[OTLP]
-        if not isinstance(value, str) or not value:
+        if value in (None, ""):
             self.comment_out(block, "an empty OTLP endpoint has no effect")
             self.notes.append((line, "commented out spec.otlpEndpoint: it is empty"))
             espec.pop(OTLP)
             self.moved += 1
             return
-        if v.kind != "scalar" or "\n" in self.text[v.start:v.end] or "\r" in self.text[v.start:v.end]:
-            raise Refusal(line, "spec.otlpEndpoint spans several lines: move it to spec.env by hand")
         written = self.text[v.start:v.end]
-        last_line = self.lines.lines[self.lines.index(v.end)]
-        trailing = last_line[v.end - self.lines.starts[self.lines.index(v.end)]:].rstrip("\r\n")
+        if not isinstance(value, str) or re.search(r"[\r\n]", written):
+            raise Refusal(line, "spec.otlpEndpoint is not a one-line string: move it to spec.env by hand")
+        trailing = re.split(r"[\r\n]", self.text[v.end:])[0]
         env = spec.get("env")
         espec.pop(OTLP)
         self.moved += 1
@@ -344,44 +342,37 @@ class _Planner:
             self.notes.append((line, f"commented out spec.otlpEndpoint: spec.env already sets {OTEL_ENV}"))
             return
         ek, ev = self.entries["env"]
-        if ev.kind != "seq" or ev.flow or not ev.items:
+        if ev.kind != "seq" or ev.flow:  # a block list has at least one item
             raise Refusal(line, f"spec.env is not a block list: add {OTEL_ENV} to it by hand")
         item_line = self.lines.index(ev.items[0].start)
         dash = self.lines.lines[item_line].index("-")
-        content = ev.items[0].start - self.lines.starts[item_line]
-        lead = "".join(" " * dash + ln.lstrip(" ") for ln in self.lines.lines[block.first:block.key])
+        content = self.column_of(ev.items[0])
+        lead = "".join(" " * dash + ln[block.column:] for ln in self.lines.lines[block.first:block.key])
         item = f"{lead}{' ' * dash}- name: {OTEL_ENV}{self.eol}{' ' * content}value: {written}{trailing}{self.eol}"
-        env_block = self.block(ek, ev)
-        at = self.lines.starts[env_block.end]
+        at = self.lines.starts[self.block(ek, ev).end]
         self.edits.append((at, at, item))
         self.edits.append((*self.span(block.first, block.end), ""))
         espec["env"] = [*env, {"name": OTEL_ENV, "value": value}]
         self.notes.append((line, f"migrated spec.otlpEndpoint to spec.env {OTEL_ENV}"))
 
     def _sequence_offset(self) -> int:
-        """How far this file indents a block list under its key (``env:`` then ``  - name``), or the step."""
-        stack: list[tuple[Node, Node]] = []
-        if self.tree is not None:
-            stack = list(self.tree.entries)
-        while stack:
-            k, v = stack.pop(0)
-            if v.kind == "seq" and not v.flow and v.items:
-                k_col = k.start - self.lines.starts[self.lines.index(k.start)]
-                line = self.lines.index(v.items[0].start)
-                return int(self.lines.lines[line].index("-")) - k_col
-            if v.kind == "map":
-                stack.extend(v.entries)
+        """How far this file indents a block list under its key (``env:`` then ``  - name``): the first block
+        list in spec shows it; without one, the mapping step."""
+        for k, v in _entries_in_order(self.spec):
+            if v.kind == "seq" and not v.flow:
+                return self.lines.lines[self.lines.index(v.items[0].start)].index("-") - self.column_of(k)
         return self.step
 
     def _trigger_event(self, spec: dict[str, Any]) -> None:
         trigger = spec.get("trigger")
         if not isinstance(trigger, dict) or "event" not in trigger:
             return
-        found = find(self.tree, ("spec", "trigger", "event"))
-        parent, k = (found[0], found[1]) if found is not None else (None, None)
-        if found is None or parent is None or k is None:
-            raise Refusal(self.start_line + 1, "spec.trigger.event could not be located in the text")
-        v = found[2]
+        tk, tv = self.entries["trigger"]
+        found = _entry(tv, "event")
+        if found is None:
+            raise Refusal(self.line_no(self.lines.index(tk.start)), "spec.trigger.event could not be located in "
+                          "the text (an alias or merge key?)")
+        k, v = found
         line = self.line_no(self.lines.index(k.start))
         event = trigger["event"]
         if not isinstance(event, str) or event.lower() != "modified":
@@ -389,8 +380,8 @@ class _Planner:
                           "when the agent's Deployment is modified")
         etrigger = self.expected["spec"]["trigger"]
         etrigger.pop("event")
-        if parent.flow:
-            span = flow_entry_span(parent, parent.entries.index((k, v)), self.text)
+        if tv.flow:
+            span = flow_entry_span(tv, tv.entries.index(found), self.text)
             if span is None:
                 raise Refusal(line, "spec.trigger is a flow mapping with comments: remove event by hand")
             self.edits.append((span[0], span[1], ""))
@@ -400,3 +391,10 @@ class _Planner:
                 self.expected["spec"]["trigger"] = None
         self.notes.append((line, "commented out spec.trigger.event: modified is the only event now"))
         self.moved += 1
+
+
+def _entries_in_order(node: Node) -> Iterator[tuple[Node, Node]]:
+    """Every mapping entry under ``node``, in the order the text has them (lists are not entered)."""
+    for k, v in node.entries:
+        yield k, v
+        yield from _entries_in_order(v)
