@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from kubectl_testbench.results.compare import Change, Comparison
 from kubectl_testbench.results.summary import Summary
+from kubectl_testbench.words import plural
 
 EPSILON = 1e-9
 """Float slack so that a drop of exactly ``max_regression`` (0.9 → 0.8 with X = 0.1) does not fail."""
@@ -42,10 +43,6 @@ class GateResult:
         return self.enforced and not self.passed
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _pct(rate: float) -> str:
     return f"{rate * 100:.1f}%"
 
@@ -57,8 +54,8 @@ def results_gate(summaries: Sequence[Summary], policy: GatePolicy) -> GateResult
         considered = t.passed + t.failed + (0 if policy.ignore_errored else t.errored)
         where = s.run.source
         if considered == 0:
-            reasons.append(f"{where}: nothing was evaluated ({_plural(len(s.run.scenarios), 'scenario')}, "
-                           f"{_plural(len(s.checks), 'check')})")
+            reasons.append(f"{where}: nothing was evaluated ({plural(len(s.run.scenarios), 'scenario')}, "
+                           f"{plural(len(s.checks), 'check')})")
             continue
         if policy.min_pass_rate is not None:
             rate = t.passed / considered
@@ -67,9 +64,9 @@ def results_gate(summaries: Sequence[Summary], policy: GatePolicy) -> GateResult
                                f"{_pct(policy.min_pass_rate)}")
             continue
         if t.failed:
-            reasons.append(f"{where}: {t.failed} of {_plural(t.total, 'check')} failed")
+            reasons.append(f"{where}: {t.failed} of {plural(t.total, 'check')} failed")
         if t.errored and not policy.ignore_errored:
-            reasons.append(f"{where}: {t.errored} of {_plural(t.total, 'check')} errored")
+            reasons.append(f"{where}: {t.errored} of {plural(t.total, 'check')} errored")
     return GateResult(passed=not reasons, enforced=policy.enforce, reasons=tuple(reasons))
 
 
@@ -83,7 +80,7 @@ def compare_gate(cmp: Comparison, policy: GatePolicy) -> GateResult:
                                                      and p.candidate.score is None)]
         if counted:
             errored = sum(1 for p in counted if p.candidate is not None and p.candidate.score is None)
-            reasons.append(f"{_plural(len(counted), 'check')} newly failing"
+            reasons.append(f"{plural(len(counted), 'check')} newly failing"
                            + (f" ({errored} of them errored)" if errored else ""))
     else:
         for m in cmp.metrics:
@@ -93,6 +90,6 @@ def compare_gate(cmp: Comparison, policy: GatePolicy) -> GateResult:
                 reasons.append(f"{m.metric} mean dropped by {-delta:.3f} ({m.base_mean:.3f} → "
                                f"{m.candidate_mean:.3f}), more than {policy.max_regression:g}")
         if newly_errored and not policy.ignore_errored:
-            reasons.append(f"{_plural(len(newly_errored), 'check')} scored in the base errored in the candidate")
+            reasons.append(f"{plural(len(newly_errored), 'check')} scored in the base errored in the candidate")
     return GateResult(passed=not reasons, enforced=policy.enforce, reasons=tuple(reasons),
                       regressed_metrics=tuple(regressed))

@@ -14,6 +14,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from kubectl_testbench.safe_text import escape_controls
+from kubectl_testbench.words import plural as plural  # the formats call it t.plural
 
 DASH = "-"
 
@@ -105,7 +106,3 @@ def xml_attr(text: str) -> str:
 def xml_text(text: str) -> str:
     """XML element text holding user text, on one line, control characters escaped visibly."""
     return escape(escape_controls(text))
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"

@@ -28,6 +28,7 @@ from kubectl_testbench.validate.duplicates import Identity
 from kubectl_testbench.validate.fixes import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
 from kubectl_testbench.validate.syntax_hints import syntax_hint
+from kubectl_testbench.words import plural
 
 NO_GATEWAY = "semantic/no-gateway"
 """Dropped when the RenderDefaults file render would use names a default gateway."""
@@ -509,13 +510,9 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
         out = out[:max_findings]
         hidden_errors = sum(d.severity is Severity.ERROR for d in hidden)
         out.append(_diag("validate/too-many-findings", doc, (), file,
-                         f"{_plural(len(hidden), 'more finding')} ({_plural(hidden_errors, 'error')}) not shown",
+                         f"{plural(len(hidden), 'more finding')} ({plural(hidden_errors, 'error')}) not shown",
                          obj=obj))
     return out
-
-
-def _plural(n: int, words: str) -> str:
-    return f"{n} {words}{'' if n == 1 else 's'}"
 
 
 def _not_evaluated(targets: list[Any], doc: dict[str, Any], file: str, obj: str,

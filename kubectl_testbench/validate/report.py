@@ -20,6 +20,7 @@ from kubectl_testbench import __version__
 from kubectl_testbench.safe_text import display_path, escape_controls
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, Severity
 from kubectl_testbench.validate.rules import RuleInfo
+from kubectl_testbench.words import plural
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 INFORMATION_URI = "https://github.com/agentic-layer/kubectl-testbench"
@@ -204,8 +205,7 @@ def step_summary(diagnostics: list[Diagnostic], counts: Counts, root: str | None
         message = d.message + (f" (hint: {d.hint})" if d.hint else "")
         row = f"| {d.severity.value} | `{d.rule}` | {_md(where)} | {_md(d.path)} | {_md(message)} |\n"
         if size + len(row.encode()) > GITHUB_SUMMARY_MAX - 200:
-            left = len(diagnostics) - i
-            out.append(f"\n{left} more finding{'s' if left != 1 else ''} left out (a step summary holds 1 MiB); "
+            out.append(f"\n{plural(len(diagnostics) - i, 'more finding')} left out (a step summary holds 1 MiB); "
                        "see the log.\n")
             break
         out.append(row)
