@@ -39,16 +39,13 @@ def _libyaml_comments(text: str) -> list[tuple[int, str]] | None:
 
     import yaml
 
-    try:
-        loader: Any = yaml.CSafeLoader
-    except AttributeError:  # pragma: no cover - depends on how PyYAML was built
-        loader = yaml.SafeLoader
+    from kubectl_testbench.load.libyaml import read_with
+
     found: list[tuple[int, str]] = []
     position = 0
     gaps: list[tuple[int, int]] = []
     try:
-        for token in yaml.scan(text, Loader=loader):
-            start, end = token.start_mark.index, token.end_mark.index
+        for start, end in read_with(text, _token_spans):
             gaps.append((position, start))  # empty (or reversed: nothing to slice) between adjacent tokens
             position = max(position, end)
     except yaml.YAMLError:
@@ -59,6 +56,15 @@ def _libyaml_comments(text: str) -> list[tuple[int, str]] | None:
         for match in re.finditer(r"#[^\r\n]*", text[start:end]):
             found.append((lines.position(start + match.start())[0] - 1, match.group().strip()))
     return found
+
+
+def _token_spans(loader: Any) -> list[tuple[int, int]]:
+    """Where each token of the stream starts and ends (character offsets), in order."""
+    spans: list[tuple[int, int]] = []
+    while loader.check_token():
+        token = loader.get_token()
+        spans.append((token.start_mark.index, token.end_mark.index))
+    return spans
 
 
 def _collect(node: Any, found: list[tuple[int, str]]) -> None:

@@ -15,14 +15,10 @@ from typing import Any
 import yaml
 from yaml import events as ev
 
+from kubectl_testbench.load.libyaml import read_with
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Mark, Path, PathSegment, PosDict, PosList
 from kubectl_testbench.load.scalars import Note, resolve_plain, resolve_tagged
-
-try:  # libyaml binding; the pure-Python parser is a slower but identical fallback
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 _MAP_TAGS = (None, "tag:yaml.org,2002:map", "!")
 _SEQ_TAGS = (None, "tag:yaml.org,2002:seq", "!")
@@ -86,9 +82,14 @@ _NO_KEY = object()
 def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS) -> BuildResult:
     """Read the first document of ``text``; marks are shifted by ``line_offset`` lines."""
     result = BuildResult()
-    loader = _Loader(text)
-    try:
+
+    def read(loader: Any) -> None:
+        nonlocal result
+        result = BuildResult()  # a fresh one when libyaml's nesting limit makes us read again
         _build(loader, result, line_offset, limits)
+
+    try:
+        read_with(text, read)
     except YamlReadError as err:
         result.error = Remark(err.rule, err.message, err.mark, ())
         result.data = None
@@ -110,8 +111,6 @@ def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS) -> B
         result.error = Remark("yaml/syntax", f"unacceptable character {char}: {err.reason}", (line, col), ())
     except yaml.YAMLError as err:
         result.error = Remark("yaml/syntax", str(err).splitlines()[0], (line_offset + 1, 1), ())
-    finally:
-        loader.dispose()
     return result
 
 

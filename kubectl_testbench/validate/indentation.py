@@ -14,6 +14,8 @@ import re
 
 import yaml
 
+from kubectl_testbench.load.libyaml import consume_events, read_with
+
 # Lines keep their line break (``\r\n`` too): ``.`` and ``$`` already stop at the ``\n``, ``\r?`` takes the ``\r``.
 _OPENER = re.compile(r"^(?P<indent> *)(?:- +)*(?P<key>[^\s#][^#]*?):[ \t]*(?:#.*)?\r?$")
 _BLOCK_SCALAR = re.compile(r"[|>][0-9+-]*[ \t]*(?:#.*)?\r?$")
@@ -80,8 +82,7 @@ def _parses(text: str, edits: list[tuple[int, int, str]]) -> bool:
     from kubectl_testbench.validate.edits import apply_edits
 
     try:
-        for _ in yaml.parse(apply_edits(text, edits), Loader=yaml.CSafeLoader):
-            pass
+        read_with(apply_edits(text, edits), consume_events)
     except yaml.YAMLError:
         return False
     return True

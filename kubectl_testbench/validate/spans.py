@@ -17,13 +17,9 @@ from typing import Any
 import yaml
 from yaml import events as ev
 
+from kubectl_testbench.load.libyaml import read_with
 from kubectl_testbench.load.positions import PathSegment
 from kubectl_testbench.load.scalars import resolve_plain
-
-try:
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 
 class Node:
@@ -55,13 +51,10 @@ class Node:
 
 def span_tree(text: str) -> Node | None:
     """The first document of ``text`` as a tree of spans; None when it does not parse."""
-    loader = _Loader(text)
     try:
-        return _build(loader)
+        return read_with(text, _build)
     except yaml.YAMLError:
         return None
-    finally:
-        loader.dispose()
 
 
 def _build(loader: Any) -> Node | None:

@@ -32,6 +32,18 @@ def deep_flow(tmp: Path) -> tuple[list[str], bytes | None]:
 
 
 @generator
+def deep_flow_1001(tmp: Path) -> tuple[list[str], bytes | None]:
+    """Closed, and past the 1,000 levels where PyYAML 6.0.4's libyaml stops scanning on its own."""
+    return [str(_file(tmp, "deep-1001.yaml", "[" * 1001 + "]" * 1001 + "\n"))], None
+
+
+@generator
+def deep_block_1100(tmp: Path) -> tuple[list[str], bytes | None]:
+    text = "a:\n" + "".join("  " * i + "b:\n" for i in range(1, 1100))
+    return [str(_file(tmp, "deep-block-1100.yaml", text))], None
+
+
+@generator
 def deep_block(tmp: Path) -> tuple[list[str], bytes | None]:
     text = "".join("  " * i + f"k{i}:\n" for i in range(300)) + "  " * 300 + "leaf\n"
     return [str(_file(tmp, "deep-block.yaml", text))], None
