@@ -93,6 +93,14 @@ def test_runnable_block_exits_0(block: Block, tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, f"{block.id} exited {proc.returncode}:\n{block.body}\n--- stderr:\n{proc.stderr}"
     assert "Traceback" not in proc.stderr
+    if block.doc.name == "README.md":  # a reader runs these in a checkout: they must leave it as it was
+        left = sorted(str(p.relative_to(work)) for p in work.iterdir() if p.name not in ("examples", "rendered"))
+        assert left == [], f"{block.id} leaves files in the directory it runs in (.gitignore lists only rendered/)"
+        assert _tree(work / "examples") == _tree(EXAMPLES), f"{block.id} changed examples/"
+
+
+def _tree(directory: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
 
 
 def test_readme_first_experiment_path_works_up_to_run_local(tmp_path: Path) -> None:
@@ -173,5 +181,5 @@ def test_ci_runs_the_readmes_test_command() -> None:
     assert setup is not None
     readme = setup.group(1).split(" && ")[-2:]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().splitlines()[-1].split(" && ")
-    assert readme == ["pip install '.[test]'", "python -m pytest"]
-    assert ci[-2:] == ["pip install -q '.[test]'", "python -m pytest"]
+    assert readme == ["pip install -c constraints.txt '.[test]'", "python -m pytest"]
+    assert ci[-2:] == ["pip install -q -c constraints.txt '.[test]'", "python -m pytest"]
