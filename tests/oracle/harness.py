@@ -20,14 +20,17 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from tests.go_toolchain import NO_GO, go_binary
+
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "oracle.go"
 CRD = HERE.parent.parent / "kubectl_testbench" / "_generated" / "experiment-crd.json"
 GOPATH_ROOT = Path("/usr/share/gocode")
 
-DEBIAN_PACKAGES = ("golang-go", "golang-k8s-sigs-yaml-dev", "golang-gopkg-yaml.v2-dev", "golang-gopkg-yaml.v3-dev",
+DEBIAN_PACKAGES = ("golang-k8s-sigs-yaml-dev", "golang-gopkg-yaml.v2-dev", "golang-gopkg-yaml.v3-dev",
                    "golang-k8s-kube-openapi-dev", "golang-k8s-sigs-json-dev", "golang-golang-x-text-dev")
-"""What .ci/run installs where apt-get is available."""
+"""What .ci/run installs where apt-get is available: Go sources only; the toolchain is the machine's own Go (Debian's
+golang-go would shadow it)."""
 
 GO_PACKAGES = {
     "sigs.k8s.io/yaml": "golang-k8s-sigs-yaml-dev",
@@ -45,8 +48,8 @@ class OracleUnavailable(Exception):
 
 def missing() -> str | None:
     """Why the oracle cannot be built here, or None."""
-    if shutil.which("go") is None:
-        return "Go is not installed (apt-get install " + " ".join(DEBIAN_PACKAGES) + ")"
+    if go_binary() is None:
+        return NO_GO
     gopath = _gopath()
     absent = [pkg for imp, pkg in GO_PACKAGES.items()
               if not any((Path(root) / "src" / imp).is_dir() for root in gopath.split(os.pathsep))]

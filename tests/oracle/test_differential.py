@@ -15,7 +15,7 @@ from tests.oracle.compare import ALLOWLIST, compare
 from tests.oracle.defects import CASES, Case
 from tests.oracle.differential import ROOT, Tally, check, corpus_files
 from tests.oracle.generators import CATEGORIES, batches
-from tests.oracle.harness import Oracle
+from tests.oracle.harness import Oracle, missing
 
 BATCH = 50
 EXAMPLES = 400
@@ -68,7 +68,7 @@ def test_generated_documents_agree_with_the_oracle(oracle: Oracle, batch: list[t
 def test_agreement_figure(capsys: pytest.CaptureFixture[str]) -> None:
     """Runs last in this module: the run compared enough documents from every category, and all agreed."""
     if TALLY.documents == 0:
-        pytest.skip("the oracle did not run")
+        pytest.skip(f"the oracle did not run: {missing() or 'no test of this module sent it a document (deselected)'}")
     generated = sum(n for c, n in TALLY.by_category.items() if c in CATEGORIES)
     assert generated >= MINIMUM, f"only {generated} generated documents were compared"
     assert set(CATEGORIES) <= set(TALLY.by_category)

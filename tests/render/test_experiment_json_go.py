@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import pytest
 from kubectl_testbench.render.dataset import experiment_json
 from kubectl_testbench.validate.engine import Options, validate_text
 from tests.conftest import EXAMPLES, ROOT
+from tests.go_toolchain import NO_GO, go_binary
 from tests.render.test_experiment_json_bytes import DATASET
 
 SOURCE = Path(__file__).parent / "goencoder"
@@ -36,9 +36,9 @@ EDGE_CASES: list[dict[str, Any]] = [
 
 @pytest.fixture(scope="module")
 def goencoder(tmp_path_factory: pytest.TempPathFactory) -> str:
-    go = shutil.which("go")
+    go = go_binary()
     if go is None:
-        pytest.skip("the Go toolchain is not installed (Debian: golang-go)")
+        pytest.skip(NO_GO)
     out = tmp_path_factory.mktemp("goencoder")
     env = {**os.environ, "GO111MODULE": "off", "GOCACHE": str(out / "cache"), "GOPATH": str(out / "gopath")}
     subprocess.run([go, "build", "-o", str(out / "goencoder"), "."], cwd=SOURCE, env=env, check=True,
