@@ -107,12 +107,16 @@ def _spawn(case: Case, cache: Path) -> tuple[float, int, os.struct_rusage]:
     return time.perf_counter() - start, status, usage
 
 
+BESIDE_PYTHON = os.pathsep.join((str(Path(sys.executable).parent), os.environ.get("PATH", "")))
+"""PATH with this interpreter's scripts first: the peer installed with it is found without an activated venv."""
+
+
 def ours(*args: str) -> list[str]:
     return [PY, "-m", "kubectl_testbench", *args]
 
 
 def peer(files: list[Path]) -> list[str] | None:
-    exe = shutil.which("check-jsonschema")
+    exe = shutil.which("check-jsonschema", path=BESIDE_PYTHON)
     return [exe, "--schemafile", str(SCHEMA), *map(str, files)] if exe else None
 
 

@@ -63,6 +63,12 @@ def phase_cache_dir() -> Path:
     return Path(os.environ.get("KUBECTL_TESTBENCH_CACHE_DIR") or USER_CACHE_HOME / "kubectl-testbench" / "envs")
 
 
+def tool_cache_dir(name: str) -> Path:
+    """Where the tests keep a tool they install on first use (npm packages, other PyYAML versions): beside the
+    phase environments in the user's own cache, so a second run starts at once."""
+    return phase_cache_dir().parent / name
+
+
 REFERENCE_SKIP = "reference data not found at"
 
 
@@ -108,11 +114,22 @@ def run_cli(*args: str, input: str | bytes | None = None) -> Result:
 
 
 def run_process(*args: str, input: bytes | None = None, cwd: Path | None = None,
-                env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
-    """Run ``python -m kubectl_testbench ARGS`` as a real process (exit codes, stdout/stderr, no traceback)."""
+                env: dict[str, str] | None = None, timeout: float = 60,
+                unprivileged: bool = False) -> subprocess.CompletedProcess[bytes]:
+    """Run ``python -m kubectl_testbench ARGS`` as a real process (exit codes, stdout/stderr, no traceback).
+
+    ``unprivileged``: file permissions apply to it even when the tests run as root. Root is then put in a new
+    user namespace (``unshare -U``), where it keeps its uid but has no capability over the files outside, so
+    ``chmod 0`` and a read-only directory stop it as they stop any user."""
     full_env = {**os.environ, **(env or {})}
     full_env["PYTHONPATH"] = str(ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
-    return subprocess.run([sys.executable, "-m", "kubectl_testbench", *args], input=input, cwd=cwd,
+    prefix: list[str] = []
+    if unprivileged and os.geteuid() == 0:
+        unshare = shutil.which("unshare")
+        if unshare is None:
+            pytest.skip("root reads and writes regardless of permissions, and unshare (util-linux) is not installed")
+        prefix = [unshare, "--user"]
+    return subprocess.run([*prefix, sys.executable, "-m", "kubectl_testbench", *args], input=input, cwd=cwd,
                           capture_output=True, env=full_env, timeout=timeout, check=False)
 
 

@@ -1,17 +1,54 @@
-"""The one skip reason for a missing Go toolchain, shared by every test that builds Go code.
+"""Go for the tests: the one skip reason for a missing toolchain, and Go tools built once at pinned versions.
 
 This project's machines have Go 1.26 in /usr/local/go/bin. Debian's ``golang-go`` is older and would shadow it,
-so no reason ever tells anyone to install it.
+so no reason ever tells anyone to install it. A tool is ``go install``-ed from the Go module proxy at the version
+named here into the user cache dir (``…/kubectl-testbench/go/<binary>-<version>/``), once; later sessions find it
+there. The module proxy's checksums (go.sum of the tool's own module, and the checksum database) make the build
+reproducible.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import tempfile
+from functools import cache
+from pathlib import Path
 
 NO_GO = ("the Go toolchain is not installed (`go` is not on PATH; install Go >= 1.26 from go.dev, "
          "not Debian's golang-go)")
+
+KUSTOMIZE = ("sigs.k8s.io/kustomize/kustomize/v5", "v5.7.1", "kustomize")
+"""A kustomize whose ``build`` has ``--enable-exec`` (kubectl's built-in one does not)."""
 
 
 def go_binary() -> str | None:
     """The ``go`` command on PATH, or None."""
     return shutil.which("go")
+
+
+@cache
+def go_tool(module: str, version: str, binary: str) -> Path | str:
+    """The built ``binary`` of ``module@version``, or why it cannot be had here (the caller skips with it)."""
+    from tests.conftest import tool_cache_dir
+
+    go = go_binary()
+    if go is None:
+        return NO_GO
+    root = tool_cache_dir("go") / f"{binary}-{version}"
+    if (root / binary).is_file():
+        return root / binary
+    root.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=f".{root.name}-", dir=root.parent))
+    env = {**os.environ, "GOBIN": str(partial), "CGO_ENABLED": "0", "GO111MODULE": "on", "GOFLAGS": "-mod=mod"}
+    proc = subprocess.run([go, "install", f"{module}@{version}"], env=env, capture_output=True, text=True,
+                          timeout=1200, check=False)
+    if proc.returncode != 0 or not (partial / binary).is_file():
+        shutil.rmtree(partial, ignore_errors=True)
+        return f"go install {module}@{version} failed: {proc.stderr.strip()[-300:]}"
+    try:
+        os.rename(partial, root)
+    except OSError:  # another session built it first
+        shutil.rmtree(partial, ignore_errors=True)
+    return root / binary

@@ -3,6 +3,7 @@ benchmarks/results.md, produced by a full run on a quiet machine)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -14,7 +15,8 @@ from tests.conftest import ROOT
 
 
 def test_benchmark_quick_mode_prints_the_table(tmp_path: Path) -> None:
-    if shutil.which("check-jsonschema") is None:
+    if shutil.which("check-jsonschema", path=os.pathsep.join((str(Path(sys.executable).parent),
+                                                             os.environ.get("PATH", "")))) is None:
         pytest.skip("check-jsonschema (the peer) is not installed: pip install '.[test]'")
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick", "--corpus", str(tmp_path)],
                           capture_output=True, text=True, timeout=300, check=False)

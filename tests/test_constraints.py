@@ -17,7 +17,7 @@ from packaging.requirements import Requirement
 from tests.conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
-import deps  # noqa: E402  (scripts/ is not a package)
+import deps
 
 TEXT = (ROOT / "constraints.txt").read_text(encoding="utf-8")
 PINS = deps.pins(TEXT)
@@ -41,7 +41,7 @@ def test_every_line_is_a_comment_or_an_exact_pin() -> None:
 def test_the_file_is_what_refresh_writes() -> None:
     """Sorted, one header, nothing edited by hand: ``render`` of its own pins gives the same bytes."""
     python = TEXT.splitlines()[3].removeprefix("# Python ").split(".", 2)
-    assert TEXT == deps.render(PINS, f"{python[0]}.{python[1].split('.')[0]}")
+    assert deps.render(PINS, f"{python[0]}.{python[1].split('.')[0]}") == TEXT
 
 
 def test_every_requirement_of_the_test_environment_is_pinned_within_its_range() -> None:

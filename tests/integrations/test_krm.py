@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from tests.conftest import EXAMPLES, ROOT, kubectl, run_cli, run_process
+from tests.go_toolchain import KUSTOMIZE, go_tool
 from tests.integrations.helpers import console_script, env_with_path
 
 KRM = EXAMPLES / "gitops" / "krm"
@@ -285,10 +286,11 @@ def _exec_capable_kustomize() -> list[str]:
         build_help = subprocess.run([standalone, "build", "--help"], capture_output=True, text=True, check=False)
         if "--enable-exec" in build_help.stdout:
             return [standalone, "build", "--enable-alpha-plugins", "--enable-exec"]
-    version = subprocess.run([binary, "version", "--client"], capture_output=True, text=True, check=False).stdout
-    pytest.skip("exec KRM functions need kustomize's --enable-exec: `kubectl kustomize --help` of this kubectl ("
-                + " ".join(version.split())
-                + ") has --enable-alpha-plugins but no --enable-exec, and no standalone kustomize is on PATH")
+    built = go_tool(*KUSTOMIZE)  # kubectl's own kustomize has no --enable-exec: build the standalone one
+    if isinstance(built, str):
+        pytest.skip(f"exec KRM functions need kustomize's --enable-exec, which this kubectl's kustomize lacks, and "
+                    f"no standalone kustomize is on PATH: {built}")
+    return [str(built), "build", "--enable-alpha-plugins", "--enable-exec"]
 
 
 def _expected_example_objects(tmp_path: Path) -> list[dict[str, Any]]:

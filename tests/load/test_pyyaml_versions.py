@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_testbench.phases.env import default_cache_dir
-from tests.conftest import ROOT
+from tests.conftest import ROOT, tool_cache_dir
 from tests.hostile.generate import deep_block_1100, deep_flow, deep_flow_1001
 
 UNLIMITED = "6.0.3"
@@ -38,7 +37,7 @@ VERSIONS = sorted({UNLIMITED, _pinned("PyYAML")})
 def _target(version: str) -> Path:
     """PyYAML ``version`` for this interpreter, installed once under the user cache dir."""
     tag = f"py{sys.version_info[0]}{sys.version_info[1]}"
-    root = default_cache_dir().parent / "pyyaml" / f"{version}-{tag}"
+    root = tool_cache_dir("pyyaml") / f"{version}-{tag}"
     if (root / "yaml" / "__init__.py").is_file():
         return root
     root.parent.mkdir(parents=True, exist_ok=True)

@@ -4,10 +4,13 @@ command line our CLI accepts, and that command line, run for real, serves LSP ov
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
+import sys
 import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -95,7 +98,8 @@ def test_zed_snippets_register_the_server_and_name_the_command() -> None:
 
 
 def test_the_command_line_the_snippets_name_serves_lsp_over_stdio() -> None:
-    executable = shutil.which(COMMAND[0])
+    executable = shutil.which(COMMAND[0], path=os.pathsep.join((str(Path(sys.executable).parent),
+                                                             os.environ.get("PATH", ""))))
     if executable is None:
         pytest.skip("kubectl-testbench is not on PATH (pip install -e '.[lsp]' puts it there)")
     done = subprocess.run([executable, *COMMAND[1:], "--help"], capture_output=True, text=True, check=False,

