@@ -48,6 +48,8 @@ class BuildResult:
     extra_documents: bool = False
     ignored: Mark | None = None
     """Where content after an explicit document end (``...``) starts: kubectl drops it."""
+    nodes: int = 0
+    """Nodes read (up to an error): the file's later documents get what is left of ``--max-nodes``."""
 
 
 class YamlReadError(Exception):
@@ -63,7 +65,7 @@ class YamlReadError(Exception):
 class _Frame:
     """An open mapping or sequence while its events stream in."""
 
-    __slots__ = ("anchor", "container", "is_map", "key", "key_mark", "merged", "seg", "size")
+    __slots__ = ("anchor", "container", "is_map", "key", "key_mark", "merged", "nbytes", "seg", "size")
 
     def __init__(self, container: Any, is_map: bool, seg: PathSegment | None, anchor: str | None) -> None:
         self.container = container
@@ -73,20 +75,23 @@ class _Frame:
         self.merged: set[str] | None = None
         self.seg = seg
         self.size = 1
+        self.nbytes = 0
+        """Characters of scalar text in this node, aliases expanded: what an alias of it brings in."""
         self.anchor = anchor
 
 
 _NO_KEY = object()
 
 
-def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS) -> BuildResult:
-    """Read the first document of ``text``; marks are shifted by ``line_offset`` lines."""
+def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS, spent: int = 0) -> BuildResult:
+    """Read the first document of ``text``; marks are shifted by ``line_offset`` lines. ``spent``: nodes the
+    file's earlier documents read, so ``--max-nodes`` bounds a whole file, not each of its documents."""
     result = BuildResult()
 
     def read(loader: Any) -> None:
         nonlocal result
         result = BuildResult()  # a fresh one when libyaml's nesting limit makes us read again
-        _build(loader, result, line_offset, limits)
+        _build(loader, result, line_offset, limits, spent)
 
     try:
         read_with(text, read)
@@ -114,7 +119,7 @@ def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS) -> B
     return result
 
 
-def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -> None:
+def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits, spent: int = 0) -> None:
     """The event loop. It is the hot path of every command, so the common cases (plain scalars, mapping
     entries, sequence items) are handled inline; anything unusual goes through small helpers."""
     get = loader.get_event
@@ -130,11 +135,13 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
         result.empty = True
         return
     stack: list[_Frame] = []
-    anchors: dict[str, tuple[Any, int]] = {}
+    anchors: dict[str, tuple[Any, int, int]] = {}  # value, nodes, characters of text
     remarks = result.remarks
     root: Any = None  # libyaml gives even an empty document a (null) root node
     expanded = 0
-    events = 0
+    expanded_bytes = 0
+    max_alias_bytes = limits.max_file_bytes
+    events = spent
     max_depth = limits.max_depth
     top: _Frame | None = None
 
@@ -145,94 +152,107 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
         return tuple(segs)
 
     max_nodes = limits.max_nodes
-    while True:
-        event = get()
-        events += 1
-        if events > max_nodes:
-            raise YamlReadError("yaml/too-many-nodes", f"more than {max_nodes} nodes in one document "
-                                "(raise with --max-nodes)", _mark(event, line_offset))
-        t = type(event)
-        if t is ScalarEvent:
-            m = event.start_mark
-            mark = (m.line + 1 + line_offset, m.column + 1)
-            if event.tag is None and event.implicit[0]:
-                text = event.value
-                if top is not None and top.is_map and top.key is no_key and text == "<<":
-                    value: Any = _MERGE
+    try:
+        while True:
+            event = get()
+            events += 1
+            if events > max_nodes:
+                where = "one file" if spent else "one document"
+                raise YamlReadError("yaml/too-many-nodes", f"more than {max_nodes} nodes in {where} "
+                                    "(raise with --max-nodes)", _mark(event, line_offset))
+            t = type(event)
+            if t is ScalarEvent:
+                m = event.start_mark
+                mark = (m.line + 1 + line_offset, m.column + 1)
+                if event.tag is None and event.implicit[0]:
+                    text = event.value
+                    if top is not None and top.is_map and top.key is no_key and text == "<<":
+                        value: Any = _MERGE
+                    else:
+                        value, note = resolve(text)
+                        if note is not None:
+                            _note(note, text, value, mark, stack, remarks, path_of)
                 else:
-                    value, note = resolve(text)
-                    if note is not None:
-                        _note(note, text, value, mark, stack, remarks, path_of)
-            else:
-                value = _scalar(event, mark, stack, remarks, path_of)
-            if event.anchor:
-                anchors[event.anchor] = (value, 1)
-            size = 1
-        elif t is MapStart or t is SeqStart:
-            if len(stack) >= max_depth:
-                raise YamlReadError("yaml/too-deep", f"nesting deeper than {max_depth} levels "
-                                    "(raise with --max-depth)", _mark(event, line_offset))
-            is_map = t is MapStart
-            m = event.start_mark
-            mark = (m.line + 1 + line_offset, m.column + 1)
-            if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
-                remarks.append(Remark("yaml/unknown-tag", f"tag {event.tag} is ignored by Kubernetes", mark,
-                                      path_of(_pending_segment(stack))))
-            container: Any = PosDict(mark) if is_map else PosList(mark)
-            if top is None:
-                seg: PathSegment | None = None
-            elif top.is_map:
-                seg = top.key if isinstance(top.key, str) else None
-            else:
-                seg = len(top.container)
-            top = _Frame(container, is_map, seg, event.anchor)
-            stack.append(top)
-            continue
-        elif t is MapEnd or t is SeqEnd:
-            frame = stack.pop()
-            top = stack[-1] if stack else None
-            if frame.anchor:
-                anchors[frame.anchor] = (frame.container, frame.size)
-            value, mark, size = frame.container, frame.container.mark, frame.size
-        elif t is AliasEvent:
-            mark = _mark(event, line_offset)
-            if event.anchor not in anchors:
-                raise YamlReadError("yaml/alias", f'unknown or recursive alias "*{event.anchor}"', mark)
-            value, size = anchors[event.anchor]
-            expanded += size
-            if expanded > limits.alias_budget + 10 * events:
-                raise YamlReadError("yaml/alias-limit", "alias expansion exceeds the limit "
-                                    f"({limits.alias_budget} nodes beyond 10x the document; a billion-laughs "
-                                    "document?)", mark)
-        else:  # DocumentEndEvent: libyaml's event grammar allows nothing else inside a document
-            end = event
-            break
-
-        # attach the finished node to the open container: as an item, a key, or a key's value
-        if top is None:
-            root = value
-            continue
-        top.size += size
-        c = top.container
-        if not top.is_map:
-            c.append(value)
-            c.item_marks.append(mark)
-        elif top.key is no_key:
-            top.key = value if type(value) is str or value is _MERGE else _key_string(value, mark)
-            top.key_mark = mark
-        else:
-            key = top.key
-            top.key = no_key
-            if key is _MERGE:
-                _merge(top, value, mark, remarks, path_of)
+                    value = _scalar(event, mark, stack, remarks, path_of)
+                nbytes = len(event.value)
+                if event.anchor:
+                    anchors[event.anchor] = (value, 1, nbytes)
+                size = 1
+            elif t is MapStart or t is SeqStart:
+                if len(stack) >= max_depth:
+                    raise YamlReadError("yaml/too-deep", f"nesting deeper than {max_depth} levels "
+                                        "(raise with --max-depth)", _mark(event, line_offset))
+                is_map = t is MapStart
+                m = event.start_mark
+                mark = (m.line + 1 + line_offset, m.column + 1)
+                if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
+                    remarks.append(Remark("yaml/unknown-tag", f"tag {event.tag} is ignored by Kubernetes", mark,
+                                          path_of(_pending_segment(stack))))
+                container: Any = PosDict(mark) if is_map else PosList(mark)
+                if top is None:
+                    seg: PathSegment | None = None
+                elif top.is_map:
+                    seg = top.key if isinstance(top.key, str) else None
+                else:
+                    seg = len(top.container)
+                top = _Frame(container, is_map, seg, event.anchor)
+                stack.append(top)
                 continue
-            if key in c:
-                by_merge = top.merged is not None and key in top.merged
-                remarks.append(Remark("yaml/duplicate-key", _duplicate_message(key, by_merge), top.key_mark,
-                                      path_of(key)))
-            c[key] = value
-            c.key_marks[key] = top.key_mark
-            c.value_marks[key] = mark
+            elif t is MapEnd or t is SeqEnd:
+                frame = stack.pop()
+                top = stack[-1] if stack else None
+                if frame.anchor:
+                    anchors[frame.anchor] = (frame.container, frame.size, frame.nbytes)
+                value, mark, size, nbytes = frame.container, frame.container.mark, frame.size, frame.nbytes
+            elif t is AliasEvent:
+                mark = _mark(event, line_offset)
+                if event.anchor not in anchors:
+                    raise YamlReadError("yaml/alias", f'unknown or recursive alias "*{event.anchor}"', mark)
+                value, size, nbytes = anchors[event.anchor]
+                expanded += size
+                if expanded > limits.alias_budget + 10 * (events - spent):
+                    raise YamlReadError("yaml/alias-limit", "alias expansion exceeds the limit "
+                                        f"({limits.alias_budget} nodes beyond 10x the document; a billion-laughs "
+                                        "document?)", mark)
+                # An alias of a large value is one node but all of its text: bound the text it brings in as
+                # the file size bounds literal text (kubectl sends the expanded document to the server).
+                expanded_bytes += nbytes
+                if expanded_bytes > max_alias_bytes:
+                    raise YamlReadError("yaml/alias-limit", "aliases expand to more than "
+                                        f"{_mib(max_alias_bytes)} of text, more than a file may hold "
+                                        "(raise with --max-file-size)", mark)
+            else:  # DocumentEndEvent: libyaml's event grammar allows nothing else inside a document
+                end = event
+                break
+
+            # attach the finished node to the open container: as an item, a key, or a key's value
+            if top is None:
+                root = value
+                continue
+            top.size += size
+            top.nbytes += nbytes
+            c = top.container
+            if not top.is_map:
+                c.append(value)
+                c.item_marks.append(mark)
+            elif top.key is no_key:
+                top.key = value if type(value) is str or value is _MERGE else _key_string(value, mark)
+                top.key_mark = mark
+            else:
+                key = top.key
+                top.key = no_key
+                if key is _MERGE:
+                    _merge(top, value, mark, remarks, path_of)
+                    continue
+                if key in c:
+                    by_merge = top.merged is not None and key in top.merged
+                    remarks.append(Remark("yaml/duplicate-key", _duplicate_message(key, by_merge), top.key_mark,
+                                          path_of(key)))
+                c[key] = value
+                c.key_marks[key] = top.key_mark
+                c.value_marks[key] = mark
+    finally:
+        result.nodes = events - spent
     try:
         following = get()
     except yaml.YAMLError:  # libyaml wants '---' before a document that follows '...'; go-yaml never looks
@@ -246,6 +266,10 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits) -
 
 
 _MERGE = object()
+
+
+def _mib(size: int) -> str:
+    return f"{size // (1024 * 1024)} MiB" if size % (1024 * 1024) == 0 else f"{size} bytes"
 
 
 def _pending_segment(stack: list[_Frame]) -> PathSegment | None:

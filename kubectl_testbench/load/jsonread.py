@@ -28,7 +28,9 @@ from kubectl_testbench.load.builder import Remark
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Mark, PathSegment, PosDict, PosList
 
-_TOKEN = re.compile(r'[ \t\n\r]*(?:([{}\[\]:,])|("(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*")|'
+# Strings use possessive repeats (``++``, ``*+``): the regex engine then keeps no backtracking state per
+# character, so a 15 MiB string costs its own size, not ~170 bytes a character.
+_TOKEN = re.compile(r'[ \t\n\r]*(?:([{}\[\]:,])|("(?:[^"\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+")|'
                     r"(-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?)|(true|false|null))")
 _SPACE = re.compile(r"[ \t\n\r]*")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -63,10 +65,12 @@ def read_stream(text: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[JsonDocu
         return (line + 1, pos - start + 1)
 
     pos = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
+    spent = 0  # nodes of the earlier values: --max-nodes bounds the file, however many values it holds
     while pos < len(text):
         doc = JsonDocument(start_line=mark(pos)[0] - 1, start=pos)
         try:
-            doc.data, pos = _value(text, pos, mark, doc.remarks, limits)
+            doc.data, pos, nodes = _value(text, pos, mark, doc.remarks, limits, spent)
+            spent += nodes
         except _Stop as stop:
             doc.error = Remark(stop.rule, stop.message, mark(stop.pos), ())
             yield doc
@@ -115,10 +119,15 @@ def read_fast(text: str, limits: Limits = DEFAULT_LIMITS) -> list[tuple[Any, int
     out: list[tuple[Any, int]] = []
     pos = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
     line = text.count("\n", 0, pos)
+    total = 0  # nodes of every value so far: the limit is per file, as in the positional reader
     try:
         while pos < len(text):
             value, end = _FAST.raw_decode(text, pos)
-            if not _within(value, limits):
+            nodes = _nodes_within_depth(value, limits)
+            if nodes is None:
+                return None
+            total += nodes
+            if total > limits.max_nodes:
                 return None
             out.append((value, line))
             next_pos = _SPACE.match(text, end).end()  # type: ignore[union-attr]
@@ -129,8 +138,9 @@ def read_fast(text: str, limits: Limits = DEFAULT_LIMITS) -> list[tuple[Any, int
     return out
 
 
-def _within(value: Any, limits: Limits) -> bool:
-    """The depth and node limits, checked on the decoded value (the positional reader reports them)."""
+def _nodes_within_depth(value: Any, limits: Limits) -> int | None:
+    """The decoded value's node count, or None when it is nested deeper than the limit (the positional
+    reader then reports it where it is)."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     nodes = 0
     while stack:
@@ -138,15 +148,15 @@ def _within(value: Any, limits: Limits) -> bool:
         nodes += 1
         if type(item) is dict:
             if depth > limits.max_depth:
-                return False
+                return None
             stack.extend((v, depth + 1) for v in item.values() if type(v) in (dict, list))
             nodes += len(item)
         elif type(item) is list:
             if depth > limits.max_depth:
-                return False
+                return None
             stack.extend((v, depth + 1) for v in item if type(v) in (dict, list))
             nodes += len(item)
-    return nodes <= limits.max_nodes
+    return nodes
 
 
 def string_value(token: str) -> str:
@@ -158,13 +168,15 @@ def string_value(token: str) -> str:
     return _SURROGATE.sub("\ufffd", value) if _SURROGATE.search(value) else value
 
 
-def _value(text: str, pos: int, mark: Any, remarks: list[Remark], limits: Limits) -> tuple[Any, int]:
-    """Parse one JSON value starting at ``pos``; returns it and the position after it."""
+def _value(text: str, pos: int, mark: Any, remarks: list[Remark], limits: Limits,
+           spent: int = 0) -> tuple[Any, int, int]:
+    """Parse one JSON value starting at ``pos``; returns it, the position after it and its node count.
+    ``spent``: nodes of the stream's earlier values (they count against the same limit)."""
     token_re = _TOKEN.match
     stack: list[Any] = []  # open containers
     keys: list[Any] = []  # per open container: the pending key (objects) or None (arrays)
     segs: list[PathSegment] = []
-    nodes = 0
+    nodes = spent
     root: Any = None
     have_root = False
     expect_value = True
@@ -177,7 +189,8 @@ def _value(text: str, pos: int, mark: Any, remarks: list[Remark], limits: Limits
         punct = m.group(1)
         nodes += 1
         if nodes > limits.max_nodes:
-            raise _Stop("yaml/too-many-nodes", f"more than {limits.max_nodes} nodes in one document "
+            where = "one file" if spent else "one document"
+            raise _Stop("yaml/too-many-nodes", f"more than {limits.max_nodes} nodes in {where} "
                         "(raise with --max-nodes)", start)
         top = stack[-1] if stack else None
         in_object = type(top) is PosDict
@@ -268,7 +281,7 @@ def _value(text: str, pos: int, mark: Any, remarks: list[Remark], limits: Limits
             top.item_marks.append(value_mark)
         expect_value = False
     assert have_root
-    return root, pos
+    return root, pos, nodes - spent
 
 
 class _KeyWanted:

@@ -166,6 +166,7 @@ def _yaml_stream(text: str, path: str, options: Options, result: FileResult, pla
     """The documents of a YAML stream, split as kubectl splits them; an input without any is an error (unless
     a directory scan found it)."""
     found = False
+    spent = 0  # nodes read so far: --max-nodes bounds the file, however many documents it holds
     for index, chunk in enumerate(split_documents(text)):
         before = len(result.diagnostics)
         if chunk.bad_separator:
@@ -173,7 +174,8 @@ def _yaml_stream(text: str, path: str, options: Options, result: FileResult, pla
                  "invalid document separator: only a comment may follow '---' on its line",
                  "put the document content on the next line", fix=_separator_fix(chunk.text))
         else:
-            built = build(chunk.text, chunk.start_line, options.limits)
+            built = build(chunk.text, chunk.start_line, options.limits, spent)
+            spent += built.nodes
             if built.error is not None:
                 err = built.error
                 hint = syntax_hint(chunk.text, err.message, err.mark, err.context,

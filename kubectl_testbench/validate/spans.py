@@ -99,7 +99,8 @@ def _build(loader: Any) -> Node | None:
             # a scalar document: nothing else to read
 
 
-_JSON_TOKEN = re.compile(r'[ \t\n\r]*(?:([{}\[\]:,])|("(?:[^"\\]|\\.)*")|([-+.0-9eE]+|true|false|null))')
+_JSON_TOKEN = re.compile(r'[ \t\n\r]*(?:([{}\[\]:,])|("(?:[^"\\]++|\\.)*+")|([-+.0-9eE]+|true|false|null))')
+"""Possessive repeats in strings: no backtracking state per character (load/jsonread.py says why)."""
 
 
 def json_span_tree(text: str, start: int = 0) -> Node | None:

@@ -143,3 +143,69 @@ def output_dir_with_subdir(tmp: Path) -> tuple[list[str], bytes | None]:
 @generator
 def output_file_is_dir(tmp: Path) -> tuple[list[str], bytes | None]:
     return ["x", "--agent", "a", "--output-file", str(tmp)], None
+
+
+# --- round two (issue 28): sizes after alias expansion, long JSON strings, many large documents ------------------
+
+
+def _big_alias(count: int) -> str:
+    """An Experiment whose first step input is ``&big`` + 1 MiB of text and ``count`` more steps ``input: *big``."""
+    steps = "".join(f"            - input: *big\n" for _ in range(count))
+    return VALID.replace("            - input: Hello\n",
+                         "            - input: &big " + "x" * (1024 * 1024) + "\n" + steps)
+
+
+@generator
+def alias_1mib_x1000(tmp: Path) -> tuple[list[str], bytes | None]:
+    return [str(_file(tmp, "alias-1000.yaml", _big_alias(1000)))], None
+
+
+@generator
+def alias_1mib_x15(tmp: Path) -> tuple[list[str], bytes | None]:
+    """15 aliases of 1 MiB: 16 MiB of text in all, within the limit; the dataset is too large for a ConfigMap."""
+    return [str(_file(tmp, "alias-15.yaml", _big_alias(14)))], None
+
+
+@generator
+def alias_small_x100k(tmp: Path) -> tuple[list[str], bytes | None]:
+    """100,000 aliases in a 3.6 MB file: the alias node limit alone let it through."""
+    steps = "".join("            - input: *big\n" for _ in range(100_000))
+    text = VALID.replace("            - input: Hello\n", "            - input: &big " + "y" * 1024 + "\n" + steps)
+    return [str(_file(tmp, "alias-100k.yaml", text))], None
+
+
+def _json_experiment(**spec: object) -> str:
+    import json
+
+    import yaml
+
+    doc = yaml.safe_load(VALID)
+    doc["spec"].update(spec)
+    return json.dumps(doc, indent=2)
+
+
+@generator
+def json_url_15mib(tmp: Path) -> tuple[list[str], bytes | None]:
+    """A .json Experiment whose dataset URL is 15 MiB long (read with positions for its finding)."""
+    doc = _json_experiment(dataset={"url": "https://example.com/" + "a" * (15 * 1024 * 1024) + ".json"})
+    return [str(_file(tmp, "long-url.json", doc))], None
+
+
+@generator
+def seven_large_documents(tmp: Path) -> tuple[list[str], bytes | None]:
+    """Seven documents of ~300,000 nodes each: every one is under --max-nodes, the file is not."""
+    flow = "[" + ",".join(["0"] * 300_000) + "]"
+    step = "            - input: Hello\n"
+    doc = VALID.replace(step, f"{step}              customValues: {{v: {flow}}}\n")
+    return [str(_file(tmp, "seven.yaml", "---\n".join([doc] * 7)))], None
+
+
+@generator
+def seven_large_json_values(tmp: Path) -> tuple[list[str], bytes | None]:
+    import json
+
+    import yaml
+
+    doc = yaml.safe_load(VALID)
+    doc["spec"]["dataset"]["inline"]["scenarios"][0]["steps"][0]["customValues"] = {"v": [0] * 300_000}
+    return [str(_file(tmp, "seven.json", "\n".join(json.dumps(doc) for _ in range(7))))], None
