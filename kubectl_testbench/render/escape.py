@@ -20,10 +20,19 @@ def unescape(text: str) -> str:
 
 
 def literal_env(env: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Env entries with literal values escaped; ``valueFrom`` entries carry no text and stay as they are."""
-    out = []
-    for item in env:
-        if isinstance(item.get("value"), str) and _OPEN in item["value"]:
-            item = {**item, "value": literal(item["value"])}
-        out.append(item)
-    return out
+    """Env entries with every string escaped: the name, the value and each field of ``valueFrom`` (Testkube
+    evaluates expressions in all of them, so ``name: "A{{ env.B }}"`` or a Secret named ``{{ config.s }}``
+    would otherwise be evaluated)."""
+    return [literal_strings(item) for item in env]
+
+
+def literal_strings(value: Any) -> Any:
+    """``value`` with :func:`literal` applied to every string in it, at any depth (keys stay as they are: they
+    are field names of the schema)."""
+    if isinstance(value, str):
+        return literal(value)
+    if isinstance(value, dict):
+        return {key: literal_strings(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [literal_strings(item) for item in value]
+    return value

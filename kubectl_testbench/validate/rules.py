@@ -140,6 +140,7 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("semantic/literal-secret", W, "An env value looks like a secret; use valueFrom.secretKeyRef."),
     ("semantic/env-value-and-from", E, "An env var sets both value and valueFrom, or valueFrom sets several sources."),
     ("semantic/duplicate-env", W, "An env var name repeats; only the last one takes effect."),
+    ("semantic/env-reference", E, "A secretKeyRef/configMapKeyRef names no valid Secret/ConfigMap or key."),
     ("semantic/duplicate-experiment", E, "The same Experiment (namespace/name) is defined in several places of the "
      "input; applied together, one silently replaces the other."),
     ("semantic/duplicate-scenario", W, "Two scenarios share a name; results and metrics key on it."),

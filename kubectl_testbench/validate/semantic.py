@@ -407,6 +407,30 @@ def env(doc: dict[str, Any], report: Report) -> None:
                    "store it in a Secret and use valueFrom.secretKeyRef")
 
 
+_CONFIG_KEY = re.compile(r"[-._a-zA-Z0-9]+")
+"""A ConfigMap or Secret key (apimachinery's IsConfigMapKey)."""
+
+
+@check("semantic/env-reference")
+def env_references(doc: dict[str, Any], report: Report) -> None:
+    """Secret and ConfigMap references the API server refuses when Testkube creates the Pod: the Experiment's
+    schema takes any string, so a bad name only fails at run time, after the workflow was scheduled."""
+    for i, item in enumerate(_list(_spec(doc).get("env"))):
+        source = _dict(_dict(item).get("valueFrom"))
+        for kind in ("secretKeyRef", "configMapKeyRef"):
+            ref = _dict(source.get(kind))
+            at: Path = ("spec", "env", i, "valueFrom", kind)
+            name, key = ref.get("name"), ref.get("key")
+            what = "Secret" if kind == "secretKeyRef" else "ConfigMap"
+            problem = dns1123_subdomain_error(name) if isinstance(name, str) and name else None
+            if problem:
+                report("semantic/env-reference", (*at, "name"), f"{show(name)} is not a {what} name: {problem}",
+                       f"name an existing {what} (kubectl get {what.lower()}s)")
+            if isinstance(key, str) and (len(key) > 253 or not _CONFIG_KEY.fullmatch(key)):
+                report("semantic/env-reference", (*at, "key"), f"{show(key)} is not a {what} key: a key consists "
+                       "of alphanumeric characters, '-', '_' or '.' (at most 253)", f"use a key of the {what}")
+
+
 # --- the judge ------------------------------------------------------------------------------------------
 
 NO_GATEWAY = "semantic/no-gateway"
@@ -508,15 +532,27 @@ def trigger(doc: dict[str, Any], report: Report) -> None:
                "trigger.enabled is not true: no TestTrigger will be created", "set trigger.enabled: true")
 
 
+def _strings(value: Any, at: Path) -> list[tuple[Path, str]]:
+    """Every string inside ``value`` with its path (env entries: name, value and every field of valueFrom)."""
+    if isinstance(value, str):
+        return [(at, value)]
+    if isinstance(value, dict):
+        return [found for key, item in value.items() for found in _strings(item, (*at, key))]
+    if isinstance(value, list):
+        return [found for index, item in enumerate(value) for found in _strings(item, (*at, index))]
+    return []
+
+
 @check("semantic/expression-text")
 def expressions(doc: dict[str, Any], report: Report) -> None:
     """``{{`` in values that land in the TestWorkflow would be Testkube expressions; render escapes them."""
     spec = _spec(doc)
     for i, item in enumerate(_list(spec.get("env"))):
-        value = _str(_dict(item).get("value"))
-        if value and "{{" in value:
-            report("semantic/expression-text", ("spec", "env", i, "value"), "the value contains '{{', which "
-                   "Testkube reads as an expression; render writes it escaped so it stays literal", "")
+        for at, text in _strings(_dict(item), ("spec", "env", i)):
+            if "{{" in text:
+                what = "name" if at == ("spec", "env", i, "name") else "value"
+                report("semantic/expression-text", at, f"the {what} contains '{{{{', which Testkube reads as an "
+                       "expression; render writes it escaped so it stays literal", "")
     dataset = _dict(spec.get("dataset"))
     for at, value in ((("spec", "dataset", "url"), dataset.get("url")),
                       (("spec", "dataset", "s3", "key"), _dict(dataset.get("s3")).get("key")),

@@ -438,11 +438,14 @@ def _step(item: _Step, root: _Container, root_files: list[tuple[dict[str, Any], 
         raise ResolveError(where, "sets no image: Testkube would run its own init image")
     resolved_env: dict[str, EnvValue] = {}
     for name, value in env:
+        # Testkube resolves every string of an env entry (``expr:"force"`` on ContainerConfig.Env), the name too
         if isinstance(value, _Text):
-            resolved_env[name] = EnvValue(value=ev.text(value))
+            shown = ev.text(_Text(name, value.scope, value.where.removesuffix(".value") + ".name"))
+            resolved_env[shown] = EnvValue(value=ev.text(value))
         else:
-            resolved_env[name] = EnvValue(value_from=ev.deep(value["valueFrom"], value["scope"],
-                                                             f"{value['where']}.valueFrom"))
+            shown = ev.text(_Text(name, value["scope"], f"{value['where']}.name"))
+            resolved_env[shown] = EnvValue(value_from=ev.deep(value["valueFrom"], value["scope"],
+                                                              f"{value['where']}.valueFrom"))
     files = [_file(f, scope, fwhere, ev, working_dir, configmaps, namespace) for f, scope, fwhere in root_files]
     files += [_file(f, item.scope, f"{where}.content.files[{i}]", ev, working_dir, configmaps, namespace)
               for i, f in enumerate(_list(_dict(spec.get("content"), f"{where}.content").get("files"),
