@@ -232,12 +232,13 @@ def _value(text: str, pos: int, mark: Any, remarks: list[Remark], limits: Limits
                 value, value_mark = string_value(m.group(2)), mark(start)
             elif m.group(3) is not None:
                 number = m.group(3)
-                if m.group(4) is None and m.group(5) is None:
+                if m.group(4) is None and m.group(5) is None and len(number) <= 20:
                     value = int(number)
                 else:
                     value = float(number)
                     if math.isinf(value):
-                        raise _Stop("yaml/non-finite", f"{number} is out of range for a 64-bit float; Kubernetes "
+                        shown = number if len(number) <= 40 else f"{number[:20]}… ({len(number)} characters)"
+                        raise _Stop("yaml/non-finite", f"{shown} is out of range for a 64-bit float; Kubernetes "
                                     "cannot decode it", start)
                 value_mark = mark(start)
             else:

@@ -82,7 +82,7 @@ def _number(text: str) -> tuple[str, Any]:
             return "float", float(text)  # its underscores are between digits, as Python wants them too
         return "str", text
     plain = text.replace("_", "")
-    if _GO_INT.fullmatch(plain):
+    if len(plain) <= _MAX_INT_TEXT and _GO_INT.fullmatch(plain):
         value = _go_parse_int(plain)
         if -_INT64 <= value < _INT64 or (plain[0].isdigit() and value < 2 * _INT64):
             return "int", value
@@ -91,6 +91,11 @@ def _number(text: str) -> tuple[str, Any]:
         if not math.isinf(number):  # Go's ParseFloat fails on overflow, so the text stays a string
             return "float", number
     return "str", text
+
+
+_MAX_INT_TEXT = 67
+"""The longest text a 64-bit integer can have (``-0b`` and 64 binary digits): longer ones are no int64 or
+uint64 for Go, and Python's int() refuses texts over 4,300 digits."""
 
 
 def _underscores_ok(text: str) -> bool:

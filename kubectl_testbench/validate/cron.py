@@ -31,6 +31,9 @@ def _part_error(part: str, low: int, high: int, names: dict[str, int]) -> str | 
     if not part:
         return "empty list item"
     range_text, slash, step_text = part.partition("/")
+    for number in (*range_text.partition("-")[::2], step_text):
+        if _is_number(number) and len(number) > _MAX_DIGITS:  # strconv.Atoi fails; int() would refuse it too
+            return f"{number[:12]}… ({len(number)} digits) is out of range"
     if slash and (not _is_number(step_text) or int(step_text) == 0):
         return f"step {step_text!r} must be a positive number"
     if range_text in ("*", "?"):
@@ -56,6 +59,10 @@ def _value(text: str, names: dict[str, int]) -> int | None:
     if _is_number(text):
         return int(text)
     return names.get(text.lower())
+
+
+_MAX_DIGITS = 18
+"""Longer numbers are out of every cron range (and past what Python converts without a limit)."""
 
 
 def _is_number(text: str) -> bool:

@@ -209,3 +209,22 @@ def seven_large_json_values(tmp: Path) -> tuple[list[str], bytes | None]:
     doc = yaml.safe_load(VALID)
     doc["spec"]["dataset"]["inline"]["scenarios"][0]["steps"][0]["customValues"] = {"v": [0] * 300_000}
     return [str(_file(tmp, "seven.json", "\n".join(json.dumps(doc) for _ in range(7))))], None
+
+
+@generator
+def bigint_cron(tmp: Path) -> tuple[list[str], bytes | None]:
+    """A cron minute of 5,000 digits: past Python's 4,300-digit limit for int()."""
+    text = VALID.replace("  agentRef:", '  schedule:\n    cron: "' + "1" * 5000 + ' * * * *"\n  agentRef:')
+    return [str(_file(tmp, "bigint-cron.yaml", text))], None
+
+
+@generator
+def bigint_threshold(tmp: Path) -> tuple[list[str], bytes | None]:
+    text = VALID.replace("      llmAsAJudgeModel", "      defaultThreshold: " + "9" * 5000 + "\n      llmAsAJudgeModel")
+    return [str(_file(tmp, "bigint-threshold.yaml", text))], None
+
+
+@generator
+def bigint_threshold_json(tmp: Path) -> tuple[list[str], bytes | None]:
+    text = _json_experiment().replace('"llmAsAJudgeModel"', '"defaultThreshold": ' + "9" * 5000 + ', "llmAsAJudgeModel"')
+    return [str(_file(tmp, "bigint-threshold.json", text))], None
