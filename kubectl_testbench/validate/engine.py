@@ -273,6 +273,9 @@ def _json_stream(text: str, path: str, options: Options, result: FileResult, pla
             return
     for index, doc in enumerate(read_stream(text, options.limits)):
         if doc.error is not None:
+            if doc.error.rule == "yaml/syntax" and index <= 1 and _yaml_instead(text, doc.start, path, options,
+                                                                                result, places, gateway_default):
+                return
             _add(result, doc.error.rule, path, doc.error.mark, (), doc.error.message)
             return  # nothing after a syntax error can be read
         if doc.data is None:
@@ -282,6 +285,23 @@ def _json_stream(text: str, path: str, options: Options, result: FileResult, pla
         if any(d.fix is not None and not d.fix.blocked for d in result.diagnostics[before:]):
             result.diagnostics[before:] = places.resolve(result.diagnostics[before:], text, 0,
                                                          functools.partial(json_span_tree, start=doc.start))
+
+
+def _yaml_instead(text: str, start: int, path: str, options: Options, result: FileResult, places: _Places,
+                  gateway_default: Callable[[], bool] | None) -> bool:
+    """apimachinery's YAMLOrJSONDecoder: a stream that starts with ``{`` is read as JSON, but when the first or
+    second value is no JSON (``{apiVersion: v1, kind: …}`` is flow-style YAML) the rest is read as YAML from
+    that value on; only when YAML cannot read it either does the JSON error stand. True when YAML read it."""
+    line_start = text.rfind("\n", 0, start) + 1
+    # the same lines and columns as in the file: earlier lines as empty ones, an earlier value on its line as spaces
+    rest = "\n" * text.count("\n", 0, line_start) + " " * (start - line_start) + text[start:]
+    trial = FileResult(path)
+    _yaml_stream(rest, path, options, trial, places, False, gateway_default)
+    if any(d.rule == "yaml/syntax" for d in trial.diagnostics):
+        return False
+    result.diagnostics.extend(trial.diagnostics)
+    _merge(result, trial)
+    return True
 
 
 def _written_by_render(text: str) -> bool:

@@ -150,7 +150,7 @@ def output_file_is_dir(tmp: Path) -> tuple[list[str], bytes | None]:
 
 def _big_alias(count: int) -> str:
     """An Experiment whose first step input is ``&big`` + 1 MiB of text and ``count`` more steps ``input: *big``."""
-    steps = "".join(f"            - input: *big\n" for _ in range(count))
+    steps = "".join("            - input: *big\n" for _ in range(count))
     return VALID.replace("            - input: Hello\n",
                          "            - input: &big " + "x" * (1024 * 1024) + "\n" + steps)
 
@@ -226,5 +226,6 @@ def bigint_threshold(tmp: Path) -> tuple[list[str], bytes | None]:
 
 @generator
 def bigint_threshold_json(tmp: Path) -> tuple[list[str], bytes | None]:
-    text = _json_experiment().replace('"llmAsAJudgeModel"', '"defaultThreshold": ' + "9" * 5000 + ', "llmAsAJudgeModel"')
+    huge = '"defaultThreshold": ' + "9" * 5000 + ', "llmAsAJudgeModel"'
+    text = _json_experiment().replace('"llmAsAJudgeModel"', huge)
     return [str(_file(tmp, "bigint-threshold.json", text))], None

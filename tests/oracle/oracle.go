@@ -46,6 +46,7 @@ import (
 	"bufio"
 	"bytes"
 	gojson "encoding/json"
+	stderrors "errors"
 	"fmt"
 	"io"
 	"os"
@@ -58,14 +59,14 @@ import (
 
 	textunicode "golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
+	yamlv2 "gopkg.in/yaml.v2"
+	yamlv3 "gopkg.in/yaml.v3"
 	"k8s.io/kube-openapi/pkg/validation/errors"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	"k8s.io/kube-openapi/pkg/validation/strfmt"
 	"k8s.io/kube-openapi/pkg/validation/validate"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
-	yamlv2 "gopkg.in/yaml.v2"
-	yamlv3 "gopkg.in/yaml.v3"
 )
 
 // ---- protocol ------------------------------------------------------------------------------------------
@@ -232,7 +233,22 @@ func answer(input []byte) []Doc {
 		return []Doc{{ParseError: err.Error(), Objects: []Object{}}}
 	}
 	if hasJSONPrefix(data) {
-		return jsonStream(data)
+		docs, failedAt := jsonStream(data)
+		// YAMLOrJSONDecoder (apimachinery >= 1.30): when the first or second value is no JSON (a syntax error),
+		// the stream is read as YAML from that value on; the JSON error stands only when YAML fails too.
+		if failedAt >= 0 && len(docs) <= 2 {
+			var rest []Doc
+			ok := true
+			for i, chunk := range splitYAML(data[failedAt:]) {
+				doc := yamlDoc(len(docs)-1+i, chunk)
+				ok = ok && doc.ParseError == ""
+				rest = append(rest, doc)
+			}
+			if ok {
+				return append(docs[:len(docs)-1], rest...)
+			}
+		}
+		return docs
 	}
 	var docs []Doc
 	for i, chunk := range splitYAML(data) {
@@ -335,19 +351,25 @@ func yamlDoc(index int, c chunk) Doc {
 }
 
 // jsonStream: the JSON branch of NewYAMLOrJSONDecoder decodes a stream of JSON values (encoding/json).
-func jsonStream(data []byte) []Doc {
-	var docs []Doc
+// jsonStream reads the values of a JSON stream; failedAt is where a value that is no JSON (a syntax error)
+// starts, or -1.
+func jsonStream(data []byte) (docs []Doc, failedAt int64) {
 	dec := gojson.NewDecoder(bytes.NewReader(data))
 	for i := 0; ; i++ {
 		var raw gojson.RawMessage
+		start := dec.InputOffset()
 		err := dec.Decode(&raw)
 		if err == io.EOF {
-			return docs
+			return docs, -1
 		}
 		doc := Doc{Index: i, JSON: true, Objects: []Object{}}
 		if err != nil {
 			doc.ParseError = err.Error()
-			return append(docs, doc)
+			var syntax *gojson.SyntaxError
+			if stderrors.As(err, &syntax) {
+				return append(docs, doc), start
+			}
+			return append(docs, doc), -1
 		}
 		trimmed := bytes.TrimSpace(raw)
 		if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {

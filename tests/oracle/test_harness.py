@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ def test_ci_installs_every_package_the_oracle_needs_then_runs_the_readme_test_co
         assert package in script, package
     assert script.rstrip().splitlines()[-1] == "pip install -q -c constraints.txt '.[test]' && python -m pytest"
     assert "pip install -c constraints.txt '.[test]' && python -m pytest" in (ROOT / "README.md").read_text()
-    assert "golang-go" not in script.replace("never Debian's golang-go", "")
+    assert not re.search(r"golang-go(?![\w.-])", script.replace("never Debian's golang-go", ""))
 
 
 def test_missing_go_sources_give_a_skip_reason_naming_the_packages(tmp_path: Path,
