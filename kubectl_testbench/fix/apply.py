@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from kubectl_testbench.emit.files import sha256_of
 from kubectl_testbench.fix.selection import Selection
 from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
@@ -73,6 +74,8 @@ class FileFix:
     """The new file bytes (same encoding and byte-order mark as the input) when the file changed."""
     original: bytes | None = None
     """The input bytes, kept for stdin only (written back unchanged when there is nothing to fix)."""
+    read_sha256: str | None = None
+    """The SHA-256 of the bytes read, when the file changed: the write checks the file still holds them."""
 
     @property
     def changed(self) -> bool:
@@ -97,6 +100,7 @@ def fix_source(source: Source, options: FixOptions) -> FileFix:
     if outcome.after is not None and outcome.after != text:
         bom, codec = encoding_of(raw)
         outcome.data = bom + outcome.after.encode(codec)
+        outcome.read_sha256 = sha256_of(raw)
     else:
         outcome.before = outcome.after = None
     return outcome
