@@ -16,7 +16,6 @@ meanwhile is kept and the run fails, instead of the edit vanishing with the old 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import posixpath
 import re
@@ -65,6 +64,8 @@ def kustomization(resources: list[str], header: str = HEADER, extra_header: str 
 
 def digest(name: str, text: str) -> str | None:
     """The SHA-256 the kustomization records for a file we write, or None when its header proves it ours (YAML)."""
+    import hashlib  # here: a render to stdout never needs it (tests/validate/test_cold_start.py)
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest() if name.endswith(".json") else None
 
 
@@ -192,14 +193,16 @@ def _resources(text: str) -> list[str]:
 
 
 def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
+    import hashlib
+
+    hasher = hashlib.sha256()
     try:
         with path.open("rb") as handle:
             for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
+                hasher.update(block)
     except OSError:
         return ""
-    return digest.hexdigest()
+    return hasher.hexdigest()
 
 
 def command_of(header: str) -> str:
@@ -228,7 +231,9 @@ def refuse_overwrite(found: Existing, target: Path, name: str, header: str = HEA
     if name in found.edited:
         raise OutputDirError(edited_message(target / name, command_of(header)))
     if name in found.foreign:
-        raise OutputDirError(f"{target / name} was not written by kubectl-testbench; refusing to overwrite it")
+        hint = (f" (a name in {KUSTOMIZATION} proves nothing; delete the file if an earlier run wrote it)"
+                if name in found.listed else "")
+        raise OutputDirError(f"{target / name} was not written by kubectl-testbench; refusing to overwrite it{hint}")
 
 
 def edited_message(path: Path, command: str) -> str:

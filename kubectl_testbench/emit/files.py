@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -19,6 +18,8 @@ class ChangedMeanwhile(Exception):
 
 
 def sha256_of(data: bytes) -> str:
+    import hashlib  # only where a file is rewritten: a clean run never needs it
+
     return hashlib.sha256(data).hexdigest()
 
 

@@ -14,7 +14,6 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from kubectl_testbench.emit.files import sha256_of
 from kubectl_testbench.fix.selection import Selection
 from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
@@ -99,6 +98,8 @@ def fix_source(source: Source, options: FixOptions) -> FileFix:
         outcome.original = raw
     if outcome.after is not None and outcome.after != text:
         bom, codec = encoding_of(raw)
+        from kubectl_testbench.emit.files import sha256_of
+
         outcome.data = bom + outcome.after.encode(codec)
         outcome.read_sha256 = sha256_of(raw)
     else:

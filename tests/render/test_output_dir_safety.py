@@ -64,7 +64,8 @@ def test_a_listed_user_file_with_a_name_render_writes_is_not_overwritten(tmp_pat
     before = _snapshot(out)
     result = _render(out)
     assert result.exit_code == 1
-    assert f"{out / name} was not written by kubectl-testbench; refusing to overwrite it" in result.output
+    assert (f"error: {out / name} was not written by kubectl-testbench; refusing to overwrite it (a name in "
+            "kustomization.yaml proves nothing; delete the file if an earlier run wrote it)\n") in result.output
     assert _snapshot(out) == before
 
 
