@@ -31,6 +31,7 @@ from kubectl_testbench.emit.swap import OutputDirError as OutputDirError
 KUSTOMIZATION = "kustomization.yaml"
 _RECORD = re.compile(r"# kubectl-testbench wrote (\S+) sha256:([0-9a-f]{64})")
 _MAX_KUSTOMIZATION_BYTES = 16 * 1024 * 1024
+_HEADER_READ_CHARS = 4096
 Fingerprint = tuple[int, int, int, int]
 """An entry as first seen: ``st_mode``, inode, size, mtime in ns. Any edit, replacement or chmod changes it."""
 
@@ -90,9 +91,12 @@ def writer_of(first_line: str) -> str | None:
 
 
 def _first_line(path: Path) -> str:
+    """The first line of a regular file, bounded: a FIFO would block, a huge one-line file would fill memory."""
     try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return ""
         with path.open("r", encoding="utf-8", errors="replace") as handle:
-            return handle.readline().rstrip("\r\n")
+            return handle.readline(_HEADER_READ_CHARS).rstrip("\r\n")
     except OSError:
         return ""
 
@@ -182,10 +186,12 @@ def _record(text: str) -> dict[str, str]:
 
 
 def _resources(text: str) -> list[str]:
+    """What our kustomization lists, read with libyaml (16 MiB in about a second; one nested past 1,000 levels is
+    not ours and lists nothing)."""
     import yaml
 
-    try:
-        doc = yaml.safe_load(text)
+    try:  # CSafeLoader, as integrations/discover.py reads kustomizations
+        doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except (ValueError, yaml.YAMLError, RecursionError):
         return []
     resources = doc.get("resources") if isinstance(doc, dict) else None

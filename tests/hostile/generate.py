@@ -193,3 +193,22 @@ def output_dir_two_backups(tmp: Path) -> tuple[list[str], bytes | None]:
     for token in ("a", "b"):
         (tmp / f".out.old-{token}").mkdir()
     return [str(_file(tmp, "exp.yaml", VALID)), "--output-dir", str(tmp / "out")], None
+
+
+@generator
+def output_dir_kustomization_is_a_fifo(tmp: Path) -> tuple[list[str], bytes | None]:
+    """Reading its first line would block: not a regular file, so not ours, and refused as the user's."""
+    out = tmp / "out"
+    out.mkdir()
+    os.mkfifo(out / "kustomization.yaml")
+    return [str(_file(tmp, "exp.yaml", VALID)), "--output-dir", str(out)], None
+
+
+@generator
+def output_dir_huge_one_line_file(tmp: Path) -> tuple[list[str], bytes | None]:
+    """A 600 MiB sparse file without a newline: its "first line" must not be read whole."""
+    out = tmp / "out"
+    out.mkdir()
+    with open(out / "big.bin", "wb") as handle:
+        handle.truncate(600 * 1024 * 1024)
+    return [str(_file(tmp, "exp.yaml", VALID)), "--output-dir", str(out)], None
