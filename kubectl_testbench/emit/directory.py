@@ -154,8 +154,8 @@ def _entries(target: Path) -> dict[str, os.stat_result] | None:
     try:
         with os.scandir(target) as it:
             return {e.name: e.stat(follow_symlinks=False) for e in it}
-    except FileNotFoundError:
-        return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # not there (or under a file: creating it fails with the reason)
     except OSError as err:
         raise OutputDirError(f"cannot read {target}: {err.strerror or err}") from None
 
