@@ -74,9 +74,11 @@ def fix(paths: tuple[str, ...], show_diff: bool, check: bool, select: tuple[str,
         if outcome.changed:
             if show_diff:
                 click.echo(unified_diff(outcome), nl=False)
+            written = write
             if write and outcome.path != "-":
-                failed_write |= not _write(outcome.path, outcome.data or b"")
-            click.echo(changed_line(outcome, applied=write), err=True)
+                written = _write(outcome.path, outcome.data or b"", outcome.read_sha256)
+                failed_write |= not written
+            click.echo(changed_line(outcome, applied=written), err=True)
         if not quiet:
             click.echo(remaining(outcome, selection), err=True, nl=False)
     click.echo(totals(outcomes, applied=write), err=True)
@@ -90,14 +92,18 @@ def fix(paths: tuple[str, ...], show_diff: bool, check: bool, select: tuple[str,
         sys.exit(EXIT_FINDINGS)
 
 
-def _write(path: str, data: bytes) -> bool:
-    from kubectl_testbench.emit.files import write_atomic_bytes
+def _write(path: str, data: bytes, read_sha256: str | None) -> bool:
+    """Replace the file atomically, unless it is no longer the bytes that were fixed (edited while fix ran)."""
+    from kubectl_testbench.emit.files import ChangedMeanwhile, write_atomic_bytes
+    from kubectl_testbench.safe_text import escape_controls
 
     try:
-        write_atomic_bytes(path, data, keep_mode=True)
+        write_atomic_bytes(path, data, keep_mode=True, expect_sha256=read_sha256)
+    except ChangedMeanwhile:
+        click.echo(f"error: {escape_controls(path)} changed while fix ran; not written, the changed file is kept "
+                   "(run kubectl testbench fix again)", err=True)
+        return False
     except OSError as err:
-        from kubectl_testbench.safe_text import escape_controls
-
         click.echo(f"error: cannot write {escape_controls(path)}: {escape_controls(str(err.strerror or err))}",
                    err=True)
         return False

@@ -76,6 +76,7 @@ def _write_dir(options: Options, output_dir: str, fmt: str) -> None:
     """Atomically replace DIR; a directory we did not write is refused, never deleted."""
     from kubectl_testbench.emit.directory import OutputDirError, write
     from kubectl_testbench.install.bundle import HEADER_LINE, directory_files
+    from kubectl_testbench.safe_text import escape_controls
 
     files = directory_files(options, "json" if fmt == "json" else "yaml")
     try:
@@ -84,5 +85,7 @@ def _write_dir(options: Options, output_dir: str, fmt: str) -> None:
         fail(f"cannot write {output_dir}: {err}", EXIT_FINDINGS)
     except OSError as err:
         fail(f"cannot write {output_dir}: {err.strerror or err}", EXIT_FINDINGS)
+    for notice in changes.notices:
+        click.echo(f"notice: {escape_controls(notice)}", err=True)
     click.echo(f"wrote {len(files)} files to {output_dir} ({len(changes.added)} added, {len(changes.changed)} "
                f"changed, {len(changes.removed)} removed)", err=True)

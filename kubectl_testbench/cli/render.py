@@ -70,6 +70,8 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
         sink = _sink(fmt, output_dir, check)
     except OutputDirError as err:
         fail(str(err), EXIT_FINDINGS)
+    for notice in sink.notices:
+        click.echo(f"notice: {escape_controls(notice)}", err=True)
     try:
         counts = render_into(paths, namespace or "default", render, fmt, sink,
                              only_testbench_files=only_testbench_files, namespace_source=source)

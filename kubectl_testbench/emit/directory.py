@@ -1,28 +1,39 @@
 """A directory of generated manifests, replaced as a whole and only where we own it.
 
-Ownership: our ``kustomization.yaml`` starts with the writer's header line (one per command: render,
-install) and lists the files we wrote; YAML files also start with that header. Files in neither are the
-user's: kept, copied across, never overwritten. (JSON cannot carry a comment, hence the listing.)
-The new content is built in a sibling temp directory and swapped in by rename, so an interrupted run
-leaves either the old or the new directory, never a mix.
+Ownership is proven by something a user cannot hand us by accident: a YAML file is ours when its first line is the
+writer's header (one per command: render, install); a JSON file, which cannot carry a comment, when our (headed)
+``kustomization.yaml`` records its SHA-256 and its bytes still match. A name in the kustomization's ``resources``
+proves nothing: users add their own files there. Everything else is the user's: carried into the new directory as the
+same inode (owner, mode and content intact), never overwritten. A user's file our kustomization lists stops the run:
+regenerating the kustomization would drop it, and a GitOps tool syncing the directory would prune what it deploys.
+
+The new content is built in a sibling directory and swapped in by rename (see :mod:`kubectl_testbench.emit.swap`),
+so an interrupted run leaves the old or the new directory, never a mix, and the next run repairs a swap cut short.
+Right before the swap, every entry of the old directory is compared with what was seen at the start: an edit made
+meanwhile is kept and the run fails, instead of the edit vanishing with the old directory.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import posixpath
+import re
 import shutil
-import tempfile
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kubectl_testbench.emit import swap
 from kubectl_testbench.emit.headers import HEADER, INSTALL_HEADER_MARK
+from kubectl_testbench.emit.swap import OutputDirError as OutputDirError
 
 KUSTOMIZATION = "kustomization.yaml"
-_FOREIGN_COPY_LIMIT = 16 * 1024 * 1024
-
-
-class OutputDirError(Exception):
-    """The output directory cannot be written safely; nothing was changed."""
+_RECORD = re.compile(r"# kubectl-testbench wrote (\S+) sha256:([0-9a-f]{64})")
+_MAX_KUSTOMIZATION_BYTES = 16 * 1024 * 1024
+_HEADER_READ_CHARS = 4096
+Fingerprint = tuple[int, int, int, int]
+"""An entry as first seen: ``st_mode``, inode, size, mtime in ns. Any edit, replacement or chmod changes it."""
 
 
 @dataclass
@@ -30,6 +41,8 @@ class Changes:
     added: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    """Repairs made before writing (a swap an earlier run left half-done)."""
 
     @property
     def any(self) -> bool:
@@ -50,6 +63,24 @@ def kustomization(resources: list[str], header: str = HEADER, extra_header: str 
     return with_header(body, header)
 
 
+def digest(name: str, text: str) -> str | None:
+    """The SHA-256 the kustomization records for a file we write, or None when its header proves it ours (YAML)."""
+    import hashlib  # here: a render to stdout never needs it (tests/validate/test_cold_start.py)
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest() if name.endswith(".json") else None
+
+
+def with_record(kustomization_text: str, digests: dict[str, str]) -> str:
+    """``kustomization_text`` with one ``# kubectl-testbench wrote NAME sha256:HEX`` line per JSON file, sorted, after
+    its leading comment lines: what proves those files ours on the next run."""
+    if not digests:
+        return kustomization_text
+    lines = kustomization_text.splitlines(keepends=True)
+    at = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
+    record = [f"# kubectl-testbench wrote {name} sha256:{digests[name]}\n" for name in sorted(digests)]
+    return "".join(lines[:at] + record + lines[at:])
+
+
 def writer_of(first_line: str) -> str | None:
     """Which of our commands wrote a file that starts with ``first_line`` (render, install), or None."""
     if first_line == HEADER:
@@ -60,44 +91,160 @@ def writer_of(first_line: str) -> str | None:
 
 
 def _first_line(path: Path) -> str:
+    """The first line of a regular file, bounded: a FIFO would block, a huge one-line file would fill memory."""
     try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return ""
         with path.open("r", encoding="utf-8", errors="replace") as handle:
-            return handle.readline().rstrip("\r\n")
+            return handle.readline(_HEADER_READ_CHARS).rstrip("\r\n")
     except OSError:
         return ""
 
 
-def _listed(kustomization_file: Path) -> set[str]:
+@dataclass
+class Existing:
+    """What is in the target directory before a run, and whose it is."""
+
+    seen: dict[str, Fingerprint] | None = None
+    """Every entry as first seen; None when the directory did not exist."""
+    owned: dict[str, Path] = field(default_factory=dict)
+    foreign: dict[str, Path] = field(default_factory=dict)
+    dirs: list[str] = field(default_factory=list)
+    edited: set[str] = field(default_factory=set)
+    """Files the record names whose bytes changed since: the user's now."""
+    listed: list[str] = field(default_factory=list)
+    """The ``resources`` of our kustomization, as written there."""
+
+
+def scan(target: Path, header: str = HEADER) -> Existing:
+    """Sort the entries of ``target`` into ours (by ``header`` or the record), the user's, and subdirectories."""
+    entries = _entries(target)
+    if entries is None:
+        return Existing()
+    found = Existing(seen={name: _fingerprint(st) for name, st in entries.items()})
+    record: dict[str, str] = {}
+    kustomization_ours = stat.S_ISREG(entries[KUSTOMIZATION].st_mode) if KUSTOMIZATION in entries else False
+    if kustomization_ours and _first_line(target / KUSTOMIZATION) == header:
+        text = _read_kustomization(target / KUSTOMIZATION, entries[KUSTOMIZATION].st_size)
+        record, found.listed = _record(text), _resources(text)
+    else:
+        kustomization_ours = False
+    for name, st in sorted(entries.items()):
+        path = target / name
+        if stat.S_ISDIR(st.st_mode):
+            found.dirs.append(name)
+        elif not stat.S_ISREG(st.st_mode):
+            found.foreign[name] = path
+        elif name == KUSTOMIZATION:
+            (found.owned if kustomization_ours else found.foreign)[name] = path
+        elif name in record:
+            if _sha256(path) == record[name]:
+                found.owned[name] = path
+            else:
+                found.foreign[name] = path
+                found.edited.add(name)
+        elif _first_line(path) == header:
+            found.owned[name] = path
+        else:
+            found.foreign[name] = path
+    return found
+
+
+def _entries(target: Path) -> dict[str, os.stat_result] | None:
+    try:
+        with os.scandir(target) as it:
+            return {e.name: e.stat(follow_symlinks=False) for e in it}
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # not there (or under a file: creating it fails with the reason)
+    except OSError as err:
+        raise OutputDirError(f"cannot read {target}: {err.strerror or err}") from None
+
+
+def _fingerprint(st: os.stat_result) -> Fingerprint:
+    return (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _read_kustomization(path: Path, size: int) -> str:
+    if size > _MAX_KUSTOMIZATION_BYTES:
+        return ""  # not something we wrote; owning nothing by it is the safe reading
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _record(text: str) -> dict[str, str]:
+    """The JSON files an earlier run wrote, from the leading comment lines of its kustomization."""
+    record: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        match = _RECORD.fullmatch(line)
+        if match:
+            record[match[1]] = match[2]
+    return record
+
+
+def _resources(text: str) -> list[str]:
+    """What our kustomization lists, read with libyaml (16 MiB in about a second; one nested past 1,000 levels is
+    not ours and lists nothing)."""
     import yaml
 
-    try:
-        doc = yaml.safe_load(kustomization_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError, yaml.YAMLError):
-        return set()
+    try:  # CSafeLoader, as integrations/discover.py reads kustomizations
+        doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (ValueError, yaml.YAMLError, RecursionError):
+        return []
     resources = doc.get("resources") if isinstance(doc, dict) else None
-    return {r for r in resources if isinstance(r, str) and "/" not in r} if isinstance(resources, list) else set()
+    return [r for r in resources if isinstance(r, str)] if isinstance(resources, list) else []
 
 
-def _existing(target: Path, header: str = HEADER) -> tuple[dict[str, Path], dict[str, Path], list[str]]:
-    """The files a writer with ``header`` owns, the user's files, and subdirectories."""
-    owned: dict[str, Path] = {}
-    foreign: dict[str, Path] = {}
-    dirs: list[str] = []
-    if not target.exists():
-        return owned, foreign, dirs
-    entries = sorted(target.iterdir())
-    listed: set[str] = set()
-    kustomization_file = target / KUSTOMIZATION
-    if kustomization_file.is_file() and _first_line(kustomization_file) == header:
-        listed = _listed(kustomization_file) | {KUSTOMIZATION}
-    for entry in entries:
-        if entry.is_dir() and not entry.is_symlink():
-            dirs.append(entry.name)
-        elif entry.is_file() and not entry.is_symlink() and (entry.name in listed or _first_line(entry) == header):
-            owned[entry.name] = entry
-        else:
-            foreign[entry.name] = entry
-    return owned, foreign, dirs
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    hasher = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                hasher.update(block)
+    except OSError:
+        return ""
+    return hasher.hexdigest()
+
+
+def command_of(header: str) -> str:
+    """The command a writer's header names (``kubectl testbench render``)."""
+    return writer_of(header) or "kubectl-testbench"
+
+
+def refuse_foreign_listing(found: Existing, target: Path, header: str = HEADER) -> None:
+    """Our kustomization lists something we did not write (and are not about to write: :func:`refuse_overwrite`
+    has said so already): regenerating it would drop that entry."""
+    command = command_of(header)
+    for entry in found.listed:
+        name = posixpath.normpath(entry)
+        if name in found.owned or ("/" not in name and found.seen is not None and name not in found.seen):
+            continue  # ours, or a stale entry with nothing behind it to lose
+        if name in found.edited:
+            raise OutputDirError(edited_message(target / name, command))
+        short = command.rsplit(" ", 1)[-1]
+        raise OutputDirError(f"{target / KUSTOMIZATION} lists {entry}, which {command} did not write: {short} "
+                             f"regenerates {KUSTOMIZATION} and would drop it; list it in a kustomization of your own "
+                             "that includes this directory, and remove it here (nothing written)")
+
+
+def refuse_overwrite(found: Existing, target: Path, name: str, header: str = HEADER) -> None:
+    """``name`` is to be written, but the file there is the user's."""
+    if name in found.edited:
+        raise OutputDirError(edited_message(target / name, command_of(header)))
+    if name in found.foreign:
+        hint = (f" (a name in {KUSTOMIZATION} proves nothing; delete the file if an earlier run wrote it)"
+                if name in found.listed else "")
+        raise OutputDirError(f"{target / name} was not written by kubectl-testbench; refusing to overwrite it{hint}")
+
+
+def edited_message(path: Path, command: str) -> str:
+    return (f"{path} changed since {command} wrote it (its checksum in {KUSTOMIZATION} differs); refusing to overwrite "
+            "it: keep your change elsewhere and delete the file, or choose another --output-dir")
 
 
 def write(target: Path, files: dict[str, str], header: str = HEADER) -> Changes:
@@ -121,44 +268,48 @@ class Staging:
 
     def __init__(self, target: Path, header: str = HEADER) -> None:
         self.target = Path(os.path.realpath(target))
+        self.header = header
+        self.command = command_of(header)
         if self.target.exists() and not self.target.is_dir():
             raise OutputDirError(f"{self.target} exists and is not a directory")
-        self.owned, self.foreign, dirs = _existing(self.target, header)
+        self.notices = swap.recover(self.target)
+        self.found = scan(self.target, header)
+        self.owned, self.foreign = self.found.owned, self.found.foreign
         other = writer_of(_first_line(self.target / KUSTOMIZATION)) if KUSTOMIZATION in self.foreign else None
         if other is not None:
             raise OutputDirError(f"{self.target} holds what {other} wrote (its {KUSTOMIZATION} says so); render and "
                                  "install each need a directory of their own: choose another --output-dir")
-        if dirs:
-            raise OutputDirError(f"{self.target} contains directories ({', '.join(dirs[:3])}); render owns a flat "
-                                 "directory of manifests: choose an empty or new --output-dir")
-        if sum(p.stat().st_size for p in self.foreign.values()) > _FOREIGN_COPY_LIMIT:
-            raise OutputDirError(f"{self.target} holds more than 16 MiB of other files; choose a dedicated "
-                                 "--output-dir")
-        parent = self.target.parent
+        if self.found.dirs:
+            raise OutputDirError(f"{self.target} contains directories ({', '.join(self.found.dirs[:3])}); render owns "
+                                 "a flat directory of manifests: choose an empty or new --output-dir")
         try:
-            parent.mkdir(parents=True, exist_ok=True)
-            self.path = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.new-", dir=parent))
+            self.path = swap.stage(self.target)
         except OSError as err:
-            raise OutputDirError(f"cannot write to {parent}: {err.strerror or err}") from None
+            raise OutputDirError(f"cannot write to {self.target.parent}: {err.strerror or err}") from None
         self.names: list[str] = []
+        self.digests: dict[str, str] = {}
 
     def add(self, name: str, text: str) -> None:
         if not name or name != os.path.basename(name) or name in (".", ".."):
             raise OutputDirError(f"not a plain file name: {name!r}")
-        if name in self.foreign:
-            raise OutputDirError(f"{self.target / name} was not written by kubectl-testbench; refusing to overwrite it")
+        refuse_overwrite(self.found, self.target, name, self.header)
         try:
-            with open(self.path / name, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
+            with open(self.path / name, "wb") as handle:
+                handle.write(text.encode("utf-8"))
         except OSError as err:
             raise OutputDirError(f"cannot write {self.target}: {err.strerror or err}") from None
         self.names.append(name)
+        checksum = digest(name, text)
+        if checksum is not None:
+            self.digests[name] = checksum
 
     def commit(self, kustomization_text: str | None) -> Changes:
-        """Add kustomization.yaml, carry over the user's files, and swap the directory in."""
+        """Add kustomization.yaml (with the record of our JSON files), carry over the user's files, check nothing
+        changed since the start, and swap the directory in."""
         if kustomization_text is not None:
-            self.add(KUSTOMIZATION, kustomization_text)
-        changes = Changes()
+            refuse_foreign_listing(self.found, self.target, self.header)
+            self.add(KUSTOMIZATION, with_record(kustomization_text, self.digests))
+        changes = Changes(notices=self.notices)
         for name in self.names:
             old = self.owned.get(name)
             if old is None:
@@ -168,35 +319,46 @@ class Staging:
         changes.removed = sorted(set(self.owned) - set(self.names))
         try:
             for name, path in self.foreign.items():
-                shutil.copy2(path, self.path / name, follow_symlinks=False)
-            os.chmod(self.path, 0o777 & ~_umask())
-            _swap(self.path, self.target)
+                _carry(path, self.path / name)
+            swap.set_final_mode(self.path, self.target)
+            self._refuse_changes_made_meanwhile()
+            swap.swap(self.path, self.target)
+        except OutputDirError:
+            self.abort()
+            raise
         except OSError as err:
             self.abort()
             raise OutputDirError(f"cannot write {self.target}: {err.strerror or err}") from None
         return changes
 
+    def _refuse_changes_made_meanwhile(self) -> None:
+        """The old directory goes away with the swap: anything in it that is not as first seen would be lost."""
+        now = _entries(self.target)
+        current = None if now is None else {name: _fingerprint(st) for name, st in now.items()}
+        if current == self.found.seen:
+            return
+        before, after = self.found.seen or {}, current or {}
+        differing = sorted(n for n in before.keys() | after.keys() if before.get(n) != after.get(n))
+        where = self.target / differing[0] if differing else self.target
+        raise OutputDirError(f"{where} changed while {self.command} ran; nothing written (run it again)")
+
     def abort(self) -> None:
         """Forget everything written so far; the target directory is untouched."""
+        with contextlib.suppress(OSError):
+            os.chmod(self.path, 0o700)  # it may have the old directory's mode already, read-only included
         shutil.rmtree(self.path, ignore_errors=True)
 
 
-def _swap(staging: Path, target: Path) -> None:
-    if not target.exists():
-        os.rename(staging, target)
-        return
-    backup = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
-    os.rmdir(backup)
-    os.rename(target, backup)
+def _carry(path: Path, destination: Path) -> None:
+    """The user's file into the new directory: the same inode (owner, group, mode, later edits all kept), or where
+    the file system refuses a hard link, a copy with its mode, times and (as far as allowed) owner."""
     try:
-        os.rename(staging, target)
-    except BaseException:
-        os.rename(backup, target)
-        raise
-    shutil.rmtree(backup, ignore_errors=True)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+        os.link(path, destination, follow_symlinks=False)
+        return
+    except (OSError, NotImplementedError):
+        pass
+    shutil.copy2(path, destination, follow_symlinks=False)
+    st = os.lstat(path)
+    if hasattr(os, "chown"):
+        with contextlib.suppress(OSError):  # only root gives a file away: else the copy is ours, with their content
+            os.chown(destination, st.st_uid, st.st_gid, follow_symlinks=False)

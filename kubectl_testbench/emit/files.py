@@ -13,11 +13,25 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     write_atomic_bytes(path, text.encode("utf-8"))
 
 
-def write_atomic_bytes(path: str | os.PathLike[str], data: bytes, keep_mode: bool = False) -> None:
+class ChangedMeanwhile(Exception):
+    """The file is no longer what was read: someone edited, replaced or removed it; it was left as it is."""
+
+
+def sha256_of(data: bytes) -> str:
+    import hashlib  # only where a file is rewritten: a clean run never needs it
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_atomic_bytes(path: str | os.PathLike[str], data: bytes, keep_mode: bool = False,
+                       expect_sha256: str | None = None) -> None:
     """Write ``data`` to a temp file next to ``path`` and rename it into place.
 
     With ``keep_mode`` an existing file keeps its permission bits, and a symlink its target: the link's
     target is rewritten, not replaced by a regular file (what an editor saving in place does).
+    With ``expect_sha256`` (the digest of the bytes the new content was made from) the file is read again
+    just before the rename; if it is not those bytes any more, :class:`ChangedMeanwhile` is raised and the
+    user's version stays: a rewrite must never undo an edit made while it was being computed.
     """
     target = Path(os.path.realpath(path)) if keep_mode else Path(path)
     directory = target.parent if str(target.parent) else Path(".")
@@ -32,6 +46,8 @@ def write_atomic_bytes(path: str | os.PathLike[str], data: bytes, keep_mode: boo
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
+        if expect_sha256 is not None and _sha256_or_none(target) != expect_sha256:
+            raise ChangedMeanwhile(str(path))
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -65,6 +81,13 @@ def write_new_atomic(path: str | os.PathLike[str], text: str) -> None:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+
+
+def _sha256_or_none(path: Path) -> str | None:
+    try:
+        return sha256_of(path.read_bytes())
+    except OSError:
+        return None
 
 
 def _umask() -> int:

@@ -73,6 +73,8 @@ class FileFix:
     """The new file bytes (same encoding and byte-order mark as the input) when the file changed."""
     original: bytes | None = None
     """The input bytes, kept for stdin only (written back unchanged when there is nothing to fix)."""
+    read_sha256: str | None = None
+    """The SHA-256 of the bytes read, when the file changed: the write checks the file still holds them."""
 
     @property
     def changed(self) -> bool:
@@ -96,7 +98,10 @@ def fix_source(source: Source, options: FixOptions) -> FileFix:
         outcome.original = raw
     if outcome.after is not None and outcome.after != text:
         bom, codec = encoding_of(raw)
+        from kubectl_testbench.emit.files import sha256_of
+
         outcome.data = bom + outcome.after.encode(codec)
+        outcome.read_sha256 = sha256_of(raw)
     else:
         outcome.before = outcome.after = None
     return outcome

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import difflib
+import os
 from pathlib import Path
 
-from kubectl_testbench.emit import directory
+from kubectl_testbench.emit import directory, swap
 from kubectl_testbench.render.pipeline import Rendered, stream
 
 
@@ -35,6 +36,11 @@ class Sink:
 
     def earlier_files(self) -> list[str]:
         """Files an earlier render wrote into the target (kustomization.yaml aside): what an empty render removes."""
+        return []
+
+    @property
+    def notices(self) -> list[str]:
+        """Repairs made to the target before anything else (a swap an earlier run left half-done)."""
         return []
 
 
@@ -67,6 +73,10 @@ class DirectorySink(Sink):
     def abort(self) -> None:
         self.staging.abort()
 
+    @property
+    def notices(self) -> list[str]:
+        return self.staging.notices
+
     def earlier_files(self) -> list[str]:
         return sorted(set(self.staging.owned) - {directory.KUSTOMIZATION})
 
@@ -80,7 +90,10 @@ class CheckSink(Sink):
     def __init__(self, target: Path) -> None:
         super().__init__()
         self.target = target
-        self.owned, _, _ = directory._existing(target)
+        self._notices = swap.recover(Path(os.path.realpath(target)))
+        self.found = directory.scan(target)
+        self.owned = self.found.owned
+        self.digests: dict[str, str] = {}
         self.diffs: list[str] = []
         self.shown = _diff_name(target)
         """The directory as the diff names it: as given (``deploy/rendered``), git-style, ``/`` separated."""
@@ -88,8 +101,17 @@ class CheckSink(Sink):
     def earlier_files(self) -> list[str]:
         return sorted(set(self.owned) - {directory.KUSTOMIZATION})
 
+    @property
+    def notices(self) -> list[str]:
+        return self._notices
+
     def take(self, obj: Rendered) -> None:
-        self._compare(obj.filename, directory.with_header(obj.text, name=obj.filename))
+        directory.refuse_overwrite(self.found, self.target, obj.filename)
+        text = directory.with_header(obj.text, name=obj.filename)
+        self._compare(obj.filename, text)
+        checksum = directory.digest(obj.filename, text)
+        if checksum is not None:
+            self.digests[obj.filename] = checksum
         obj.text = ""
         obj.data = None
 
@@ -103,7 +125,9 @@ class CheckSink(Sink):
                 tofile=f"b/{self.shown}/{name}")))
 
     def finish(self) -> str:
-        self._compare(directory.KUSTOMIZATION, directory.kustomization([o.filename for o in self.ordered()]))
+        directory.refuse_foreign_listing(self.found, self.target)
+        self._compare(directory.KUSTOMIZATION, directory.with_record(
+            directory.kustomization([o.filename for o in self.ordered()]), self.digests))
         for name in sorted(set(self.owned) - set(self.names) - {directory.KUSTOMIZATION}):
             old = self.owned[name].read_text(encoding="utf-8")
             self.diffs.append("".join(difflib.unified_diff(
@@ -113,8 +137,6 @@ class CheckSink(Sink):
 
 def _diff_name(target: Path) -> str:
     """``target`` relative to the working directory when inside it (as git prints paths), else as given."""
-    import os
-
     text = os.path.normpath(str(target))
     if os.path.isabs(text):
         rel = os.path.relpath(text)
