@@ -66,8 +66,16 @@ def read_stream(text: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[JsonDocu
 
     pos = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
     spent = 0  # nodes of the earlier values: --max-nodes bounds the file, however many values it holds
+    count = 0
     while pos < len(text):
         doc = JsonDocument(start_line=mark(pos)[0] - 1, start=pos)
+        count += 1
+        if count > limits.max_documents:
+            doc.error = Remark("yaml/too-many-nodes", f"more than {limits.max_documents} documents in one file; the "
+                               f"rest is not read (each document counts as {limits.nodes_per_document} nodes: raise "
+                               "with --max-nodes)", mark(pos), ())
+            yield doc
+            return
         try:
             doc.data, pos, nodes = _value(text, pos, mark, doc.remarks, limits, spent)
             spent += nodes
@@ -127,7 +135,7 @@ def read_fast(text: str, limits: Limits = DEFAULT_LIMITS) -> list[tuple[Any, int
             if nodes is None:
                 return None
             total += nodes
-            if total > limits.max_nodes:
+            if total > limits.max_nodes or len(out) >= limits.max_documents:
                 return None
             out.append((value, line))
             next_pos = _SPACE.match(text, end).end()  # type: ignore[union-attr]

@@ -20,9 +20,18 @@ class Limits:
     max_nodes: int = 1_000_000
     """Nodes (scalars, mappings, sequences) in one document (``--max-nodes``). A 10,000-step inline dataset
     has about 400,000; each node costs ~150 bytes, so this bounds memory per document at ~150 MiB."""
+    nodes_per_document: int = 100
+    """What each document of a file costs against ``max_nodes`` at least: a stream of a million empty or tiny
+    documents (``---`` lines) is bounded like one large document, by the same flag."""
     max_findings: int = 200
     """Findings reported per document; the rest are counted (a document with 100,000 unknown fields must
     not take minutes to report)."""
+
+
+    @property
+    def max_documents(self) -> int:
+        """Documents one file may hold: 10,000 at the default ``--max-nodes``."""
+        return max(1, self.max_nodes // self.nodes_per_document)
 
 
 DEFAULT_LIMITS = Limits()

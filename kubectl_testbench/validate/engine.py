@@ -167,8 +167,17 @@ def _yaml_stream(text: str, path: str, options: Options, result: FileResult, pla
     a directory scan found it)."""
     found = False
     spent = 0  # nodes read so far: --max-nodes bounds the file, however many documents it holds
+    read = 0  # documents read: blank ones cost nothing (kubectl's reader drops them unread)
     for index, chunk in enumerate(split_documents(text)):
+        if not chunk.bad_separator and (not chunk.text or chunk.text.isspace()):
+            continue
+        read += 1
         before = len(result.diagnostics)
+        if read > options.limits.max_documents:
+            _add(result, "yaml/too-many-nodes", path, (chunk.start_line + 1, 1), (),
+                 f"more than {options.limits.max_documents} documents in one file; the rest is not read "
+                 f"(each document counts as {options.limits.nodes_per_document} nodes: raise with --max-nodes)")
+            break
         if chunk.bad_separator:
             _add(result, "yaml/document-separator", path, (chunk.start_line + 1, 4), (),
                  "invalid document separator: only a comment may follow '---' on its line",
@@ -176,6 +185,10 @@ def _yaml_stream(text: str, path: str, options: Options, result: FileResult, pla
         else:
             built = build(chunk.text, chunk.start_line, options.limits, spent)
             spent += built.nodes
+            if built.error is not None and built.error.rule == "yaml/too-many-nodes" and spent > built.nodes:
+                _add(result, built.error.rule, path, built.error.mark, (), built.error.message + "; the rest is not "
+                     "read")
+                break  # the file's budget is spent: every later document would say the same
             if built.error is not None:
                 err = built.error
                 hint = syntax_hint(chunk.text, err.message, err.mark, err.context,

@@ -297,3 +297,25 @@ def output_dir_huge_one_line_file(tmp: Path) -> tuple[list[str], bytes | None]:
     with open(out / "big.bin", "wb") as handle:
         handle.truncate(600 * 1024 * 1024)
     return [str(_file(tmp, "exp.yaml", VALID)), "--output-dir", str(out)], None
+
+
+@generator
+def million_empty_documents(tmp: Path) -> tuple[list[str], bytes | None]:
+    """A million documents holding only a comment (blank ones are dropped unread, as kubectl drops them)."""
+    return [str(_file(tmp, "empties.yaml", "# c\n---\n" * 1_000_000))], None
+
+
+@generator
+def million_blank_documents(tmp: Path) -> tuple[list[str], bytes | None]:
+    return [str(_file(tmp, "blanks.yaml", "---\n" * 1_000_000 + VALID))], None
+
+
+@generator
+def million_json_values(tmp: Path) -> tuple[list[str], bytes | None]:
+    return [str(_file(tmp, "values.json", "{}\n" * 1_000_000))], None
+
+
+@generator
+def twenty_thousand_experiments(tmp: Path) -> tuple[list[str], bytes | None]:
+    docs = [VALID.replace("name: hostile", f"name: h{i}") for i in range(20_000)]
+    return [str(_file(tmp, "many.yaml", "---\n".join(docs)))], None
