@@ -143,3 +143,9 @@ def output_dir_with_subdir(tmp: Path) -> tuple[list[str], bytes | None]:
 @generator
 def output_file_is_dir(tmp: Path) -> tuple[list[str], bytes | None]:
     return ["x", "--agent", "a", "--output-file", str(tmp)], None
+
+
+# the cluster verbs against a misbehaving API server (area: cluster)
+from tests.hostile.cluster_servers import CLUSTER_GENERATORS  # noqa: E402  (it needs nothing from here)
+
+GENERATORS.update(CLUSTER_GENERATORS)
