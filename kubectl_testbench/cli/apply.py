@@ -84,7 +84,7 @@ def apply(paths: tuple[str, ...], dry_run: str, force_conflicts: bool, prune: bo
     if prune:
         _prune(cluster, objects, render, prune_experiment_namespace, dry_run, client)
     if fmt:
-        _print(results, fmt)
+        _print(results, fmt, objects)
 
 
 def _suffix(dry_run: str) -> str:
@@ -134,13 +134,14 @@ def _prune(cluster: ClusterOptions, objects: list[dict[str, Any]], render: Rende
     prune_stale(cluster, objects, render, experiment_namespace, dry_run, client)
 
 
-def _print(objects: list[dict[str, Any]], fmt: str) -> None:
+def _print(objects: list[dict[str, Any]], fmt: str, sent: list[dict[str, Any]] | None = None) -> None:
+    """``objects`` as data (yaml, json), or the names of what we ``sent`` (the server's answer may name anything)."""
     from kubectl_testbench.cluster.resources import Ref
     from kubectl_testbench.emit.yamlout import dump
 
     shown = [_without_managed_fields(o) for o in objects]
     if fmt == "name":
-        for obj in shown:
+        for obj in sent if sent is not None else objects:
             click.echo(str(Ref.of(obj)))
     elif fmt == "json":
         body = shown[0] if len(shown) == 1 else {"apiVersion": "v1", "kind": "List", "items": shown}

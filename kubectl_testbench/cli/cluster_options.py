@@ -60,9 +60,12 @@ def _complete_contexts(ctx: click.Context, param: click.Parameter, incomplete: s
 
 def _complete_namespaces(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     def names(client: Client) -> list[str]:
-        from kubectl_testbench.cluster.resources import NAMESPACE
+        """Only valid names: what a misbehaving server lists goes into the user's shell."""
+        from kubectl_testbench.cluster.resources import NAMESPACE, dig
+        from kubectl_testbench.k8snames import dns1123_label_error
 
-        return [str((n.get("metadata") or {}).get("name", "")) for n in client.list(NAMESPACE, None)]
+        listed = (dig(n, "metadata", "name") for n in client.list(NAMESPACE, None))
+        return [n for n in listed if isinstance(n, str) and not dns1123_label_error(n)]
 
     return [CompletionItem(n) for n in sorted(quiet_cluster(ctx, names)) if n.startswith(incomplete)]
 

@@ -53,18 +53,27 @@ def diff(paths: tuple[str, ...], force_conflicts: bool, local: bool, prune: bool
             result = diff_object(client, obj, force=force_conflicts, local=local)
             if result.text:
                 changed += 1
-                click.echo(result.text, nl=False)
+                click.echo(_escaped(result.text), nl=False)
         if prune:
+            from kubectl_testbench.cli.prune import warn
             from kubectl_testbench.cluster.prune import find_stale, prune_namespaces
             from kubectl_testbench.layout import TESTKUBE_NAMESPACE
 
             namespaces = prune_namespaces(objects, render.testkube_namespace or TESTKUBE_NAMESPACE)
-            for item in find_stale(client, objects, namespaces, experiment_namespace=prune_experiment_namespace):
+            for item in find_stale(client, objects, namespaces, experiment_namespace=prune_experiment_namespace,
+                                   warn=warn):
                 changed += 1
-                click.echo(diff_deletion(item.ref, item.live).text, nl=False)
+                click.echo(_escaped(diff_deletion(item.ref, item.live).text), nl=False)
     total = len(objects)
     if changed:
         click.echo(f"{changed} of {total} objects would change" if not prune else f"{changed} objects would change",
                    err=True)
         sys.exit(EXIT_FINDINGS)
     click.echo(f"no differences ({total} objects)", err=True)
+
+
+def _escaped(text: str) -> str:
+    """A diff of live objects, each line safe for a terminal and a CI log (the live side is cluster text)."""
+    from kubectl_testbench.safe_text import safe_log_line
+
+    return "\n".join(safe_log_line(line) for line in text.split("\n"))

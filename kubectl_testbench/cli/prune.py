@@ -56,17 +56,25 @@ def prune_stale(cluster: ClusterOptions, objects: list[dict[str, Any]], render: 
     """List stale objects and delete them (or say what would be deleted); ``<ref> pruned`` lines on stderr."""
     from kubectl_testbench.cluster.prune import delete_stale, find_stale, prune_namespaces
     from kubectl_testbench.layout import TESTKUBE_NAMESPACE
+    from kubectl_testbench.safe_text import safe_log_line
 
     if client is None:
         client = connect(cluster)
     namespaces = prune_namespaces(objects, render.testkube_namespace or TESTKUBE_NAMESPACE)
     suffix = {"client": " (dry run)", "server": " (server dry run)"}.get(dry_run, "")
     with cluster_errors():
-        stale = find_stale(client, objects, namespaces, experiment_namespace=experiment_namespace)
+        stale = find_stale(client, objects, namespaces, experiment_namespace=experiment_namespace, warn=warn)
         for item in stale:
             if dry_run != "client" and not delete_stale(client, item, dry_run=dry_run == "server"):
                 continue  # gone meanwhile
             exp_ns, exp_name = item.experiment
-            click.echo(f"{item.ref} pruned{suffix} ({item.reason}: {exp_ns}/{exp_name})", err=True)
+            click.echo(safe_log_line(f"{item.ref} pruned{suffix} ({item.reason}: {exp_ns}/{exp_name})"), err=True)
     if not stale:
-        click.echo(f"nothing to prune in namespace {', '.join(namespaces)}", err=True)
+        click.echo(safe_log_line(f"nothing to prune in namespace {', '.join(namespaces)}"), err=True)
+
+
+def warn(message: str) -> None:
+    """A listed object prune skipped because the server should not have listed it (cluster text: escaped)."""
+    from kubectl_testbench.safe_text import safe_log_line
+
+    click.echo(safe_log_line(f"warning: {message}"), err=True)

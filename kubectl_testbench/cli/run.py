@@ -32,21 +32,21 @@ def complete_experiments(ctx: click.Context, param: click.Parameter, incomplete:
     """Experiment names in the namespace: Experiment resources and generated TestWorkflows' labels."""
 
     def names(client: Client) -> list[str]:
-        from kubectl_testbench.cluster.resources import EXPERIMENT, TESTWORKFLOW
+        """Only valid names: what a misbehaving server lists goes into the user's shell."""
+        from kubectl_testbench.cluster.resources import EXPERIMENT, TESTWORKFLOW, dig
+        from kubectl_testbench.k8snames import dns1123_subdomain_error
         from kubectl_testbench.layout import TESTKUBE_NAMESPACE
         from kubectl_testbench.render import naming
 
         namespace = ctx.params.get("namespace") or client.connection.namespace
-        found: set[str] = set()
+        found: set[Any] = set()
         if client.served(EXPERIMENT):
-            found.update(str(e["metadata"]["name"]) for e in client.list(EXPERIMENT, namespace))
+            found.update(dig(e, "metadata", "name") for e in client.list(EXPERIMENT, namespace))
         if client.served(TESTWORKFLOW):
             testkube = ctx.params.get("testkube_namespace") or TESTKUBE_NAMESPACE
             for wf in client.list(TESTWORKFLOW, testkube, f"{naming.LABEL_NAMESPACE}={namespace}"):
-                name = ((wf.get("metadata") or {}).get("labels") or {}).get(naming.LABEL_NAME)
-                if name:
-                    found.add(str(name))
-        return sorted(found)
+                found.add(dig(wf, "metadata", "labels", naming.LABEL_NAME))
+        return sorted(n for n in found if isinstance(n, str) and not dns1123_subdomain_error(n))
 
     return [CompletionItem(n) for n in quiet_cluster(ctx, names) if n.startswith(incomplete)]
 
@@ -184,15 +184,15 @@ def run(ctx: click.Context, experiment: str, testkube_namespace: str | None, wai
     with cluster_errors():
         target = runlib.resolve_workflow(client, experiment, client.connection.namespace, testkube)
         created = runlib.start(client, target, tags=tags, dry_run=dry_run == "server")
-    name = str((created.get("metadata") or {}).get("name") or "")
+    from kubectl_testbench.cluster.resources import dig, text
+
+    name = text(dig(created, "metadata", "name"))
     suffix = " (server dry run)" if dry_run == "server" else ""
-    click.echo(f"testworkflowexecution.testworkflows.testkube.io/{name} created{suffix} for TestWorkflow "
-               f"{target.testkube_namespace}/{target.workflow} (Experiment {target.namespace}/{target.experiment})",
-               err=True)
+    _say(f"testworkflowexecution.testworkflows.testkube.io/{name} created{suffix} for TestWorkflow "
+         f"{target.testkube_namespace}/{target.workflow} (Experiment {target.namespace}/{target.experiment})")
     if not wait:
         if dry_run == "none":
-            click.echo(f"follow it: kubectl testbench status {experiment} -n {target.namespace}, or run with --wait",
-                       err=True)
+            _say(f"follow it: kubectl testbench status {experiment} -n {target.namespace}, or run with --wait")
         _emit(_record(target, name, None), fmt, name)
         return
     final = _wait(client, target, name, timeout, poll_interval)
@@ -201,12 +201,20 @@ def run(ctx: click.Context, experiment: str, testkube_namespace: str | None, wai
         sys.exit(EXIT_FINDINGS)
 
 
+def _say(line: str) -> None:
+    """One line of progress on stderr; it quotes cluster text (names, states, errors), so it is escaped."""
+    from kubectl_testbench.safe_text import safe_log_line
+
+    click.echo(safe_log_line(line), err=True)
+
+
 def _flag(param: str) -> str:
     return {"tags": "--tag", "values_from": "--values-from", "env": "--env"}.get(param, "--" + param.replace("_", "-"))
 
 
 def _wait(client: Client, target: Target, name: str, timeout: float, interval: float) -> Progress:
     from kubectl_testbench.cluster.run import WaitTimeout, follow
+    from kubectl_testbench.safe_text import safe_log_line
 
     live = _interactive()
     started = time.monotonic()
@@ -216,7 +224,7 @@ def _wait(client: Client, target: Target, name: str, timeout: float, interval: f
         try:
             for p in follow(client, target.testkube_namespace, name, timeout=timeout, interval=interval):
                 last = p
-                line = _line(p)
+                line = safe_log_line(_line(p))
                 if live:
                     elapsed = int(time.monotonic() - started)
                     click.echo(f"\r\033[K{line} [{elapsed // 60}:{elapsed % 60:02d}]", err=True, nl=False, color=True)
@@ -227,9 +235,8 @@ def _wait(client: Client, target: Target, name: str, timeout: float, interval: f
             if live:
                 click.echo("", err=True)
             number = f"#{err.last.number} " if err.last.number is not None else ""
-            click.echo(f"error: execution {number}({name}) still {err.last.status} after {timeout:g}s (--timeout); "
-                       f"it keeps running: kubectl testbench status {target.experiment} -n {target.namespace}",
-                       err=True)
+            _say(f"error: execution {number}({name}) still {err.last.status} after {timeout:g}s (--timeout); "
+                 f"it keeps running: kubectl testbench status {target.experiment} -n {target.namespace}")
             sys.exit(EXIT_FINDINGS)
     if live:
         click.echo("", err=True)
@@ -255,16 +262,16 @@ def _summary(target: Target, p: Progress) -> None:
     number = f"#{p.number}" if p.number is not None else p.name
     took = f" in {p.duration}" if p.duration else ""
     if p.succeeded:
-        click.echo(f"execution {number} passed{took} (id {p.id or '-'})", err=True)
+        _say(f"execution {number} passed{took} (id {p.id or '-'})")
     else:
         at = f' at step "{p.step}"' if p.step else ""
         why = f": {p.error}" if p.error else ""
-        click.echo(f"error: execution {number} {p.status}{at}{took}{why}", err=True)
+        _say(f"error: execution {number} {p.status}{at}{took}{why}")
     w = where(target, p)
-    click.echo(f"  HTML report: artifact {w.report_artifact}: {w.download}", err=True)
-    click.echo(f"               or kubectl get --raw {w.api}", err=True)
-    click.echo(f"  dashboard:   <Testkube dashboard URL>{w.dashboard_path}", err=True)
-    click.echo(f"  metrics:     {w.metrics} (OTLP)", err=True)
+    _say(f"  HTML report: artifact {w.report_artifact}: {w.download}")
+    _say(f"               or kubectl get --raw {w.api}")
+    _say(f"  dashboard:   <Testkube dashboard URL>{w.dashboard_path}")
+    _say(f"  metrics:     {w.metrics} (OTLP)")
 
 
 def _record(target: Target, name: str, p: Progress | None) -> dict[str, Any]:
@@ -287,7 +294,9 @@ def _emit(data: dict[str, Any], fmt: str, name: str = "") -> None:
     from kubectl_testbench.emit.yamlout import dump
 
     if fmt == "name":
-        click.echo(f"testworkflowexecution.testworkflows.testkube.io/{name}")
+        from kubectl_testbench.safe_text import safe_log_line
+
+        click.echo(safe_log_line(f"testworkflowexecution.testworkflows.testkube.io/{name}"))
     elif fmt == "json":
         click.echo(json.dumps(data, indent=4, ensure_ascii=False))
     else:

@@ -31,22 +31,23 @@ def status(experiment: str | None, all_namespaces: bool, testkube_namespace: str
     """
     from kubectl_testbench.cluster.status import collect, table
     from kubectl_testbench.layout import TESTKUBE_NAMESPACE
+    from kubectl_testbench.safe_text import safe_log_line
 
     client = connect(cluster)
     namespace = None if all_namespaces else client.connection.namespace
     with cluster_errors():
         report = collect(client, namespace, testkube_namespace or TESTKUBE_NAMESPACE, experiment)
     for note in report.notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(safe_log_line(f"note: {note}"), err=True)
     if experiment is not None and not report.rows:
         where = "any namespace" if all_namespaces else f'namespace "{namespace}"'
-        click.echo(f'error: Experiment "{experiment}" not found in {where}: neither an Experiment resource nor '
-                   "a TestWorkflow generated for it", err=True)
+        click.echo(safe_log_line(f'error: Experiment "{experiment}" not found in {where}: neither an Experiment '
+                                 "resource nor a TestWorkflow generated for it"), err=True)
         sys.exit(EXIT_USAGE)
     if fmt == "table":
         if not report.rows:
             where = "any namespace" if all_namespaces else f"namespace {namespace}"
-            click.echo(f"No Experiments found in {where}.", err=True)
+            click.echo(safe_log_line(f"No Experiments found in {where}."), err=True)
             return
         click.echo(table(report, all_namespaces), nl=False)
         return

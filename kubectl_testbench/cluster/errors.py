@@ -2,18 +2,41 @@
 
 The library decides what went wrong (and says it in words a kubectl user knows); the CLI decides
 the exit code from the type alone.
+
+A message quotes what the cluster sent (the API server's own ``message``, object names, label values), and
+whoever controls the server or can edit a namespace controls that text. So every message is made safe to
+print where it is made, once: on one line, with control characters escaped and never starting like a CI
+log command (:func:`~kubectl_testbench.safe_text.safe_log_line`), and without the user name and password
+a kubeconfig's server URL may carry (:func:`redact`).
 """
 
 from __future__ import annotations
 
+import re
+
+from kubectl_testbench.safe_text import safe_log_line
+
+_USERINFO = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*://)[^/\s]*@")
+
+
+def redact(text: str) -> str:
+    """``text`` with the userinfo of every URL in it replaced: ``https://admin:s3cret@host`` → ``https://***@host``."""
+    return _USERINFO.sub(r"\1***@", text) if "@" in text else text
+
 
 class ClusterError(Exception):
-    """A problem talking to the cluster; ``message`` is a single line."""
+    """A problem talking to the cluster; ``message`` is a single line, safe to print (see the module docstring)."""
 
     def __init__(self, message: str) -> None:
-        message = " ".join(message.split())
+        message = safe_log_line(redact(" ".join(message.split())))
         super().__init__(message)
         self.message = message
+
+    def conceal(self, secret: str) -> None:
+        """Replace ``secret`` (a token a server echoed back) wherever the message quotes it."""
+        if secret and secret in self.message:
+            self.message = self.message.replace(secret, "***")
+            self.args = (self.message,)
 
 
 class ConfigError(ClusterError):

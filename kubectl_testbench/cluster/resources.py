@@ -2,6 +2,10 @@
 
 A fixed table instead of full discovery: we only ever touch these kinds, so we know their plural
 names up front and use discovery only to ask whether the cluster serves them (one GET per group).
+
+Objects a cluster returns are read with :func:`mapping`, :func:`sequence` and :func:`dig`: a field that
+holds ``null``, a list or a string where an object belongs reads as absent, so a misbehaving server or an
+odd object (a ``selector: null``) never turns into an internal error.
 """
 
 from __future__ import annotations
@@ -58,6 +62,28 @@ class Kind:
         return f"{self.collection(namespace)}/{quote(name, safe='')}"
 
 
+def mapping(value: Any) -> dict[str, Any]:
+    """``value`` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def sequence(value: Any) -> list[Any]:
+    """``value`` when it is a JSON array, else an empty one."""
+    return value if isinstance(value, list) else []
+
+
+def dig(obj: Any, *keys: str) -> Any:
+    """``obj[k1][k2]…``, or None where a key is missing or a value on the way is not an object."""
+    for key in keys:
+        obj = mapping(obj).get(key)
+    return obj
+
+
+def text(value: Any) -> str:
+    """A field as text: ``""`` for null, else its string form (a server may send a number where a name belongs)."""
+    return "" if value is None else str(value)
+
+
 CONFIGMAP = Kind("ConfigMap", "", "v1", "configmaps")
 TESTWORKFLOW = Kind("TestWorkflow", "testworkflows.testkube.io", "v1", "testworkflows", INSTALL_TESTKUBE)
 TESTTRIGGER = Kind("TestTrigger", "tests.testkube.io", "v1", "testtriggers", INSTALL_TESTKUBE)
@@ -89,7 +115,7 @@ class Ref:
 
     @classmethod
     def of(cls, obj: dict[str, Any]) -> Ref:
-        meta = obj.get("metadata") or {}
+        meta = mapping(obj.get("metadata"))
         return cls(kind_of(obj), str(meta.get("namespace", "")), str(meta.get("name", "")))
 
     def __str__(self) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from kubectl_testbench import layout
 from kubectl_testbench.cluster.client import Client
 from kubectl_testbench.cluster.errors import ClusterError, NotFound
-from kubectl_testbench.cluster.resources import EXECUTION, EXPERIMENT, TESTWORKFLOW, Ref
+from kubectl_testbench.cluster.resources import EXECUTION, EXPERIMENT, TESTWORKFLOW, Ref, dig, mapping, sequence, text
 from kubectl_testbench.render import naming
 
 TERMINAL = ("passed", "failed", "aborted")
@@ -51,10 +51,10 @@ def resolve_workflow(client: Client, experiment: str, namespace: str, testkube_n
     recorded one, else by the naming convention ``<name>-<namespace>-workflow`` in the Testkube namespace."""
     if client.served(EXPERIMENT):
         exp = client.get(Ref(EXPERIMENT, namespace, experiment))
-        for res in ((exp or {}).get("status") or {}).get("generatedResources") or []:
+        for res in sequence(dig(exp, "status", "generatedResources")):
             if isinstance(res, dict) and res.get("kind") == "TestWorkflow" and res.get("name"):
-                return Target(experiment, namespace, str(res["name"]),
-                              str(res.get("namespace") or testkube_namespace), "experiment status")
+                return Target(experiment, namespace, text(res["name"]),
+                              text(res.get("namespace") or testkube_namespace), "experiment status")
     name = naming.resource_name(experiment, namespace, naming.SUFFIX_WORKFLOW)
     return Target(experiment, namespace, name, testkube_namespace, "naming convention")
 
@@ -117,33 +117,34 @@ class Progress:
 
 def progress(execution: dict[str, Any]) -> Progress:
     """Read a ``TestWorkflowExecution``'s status into a :class:`Progress`."""
-    status = execution.get("status") or {}
-    latest = status.get("latestExecution") or {}
-    result = latest.get("result") or {}
-    steps = result.get("steps") or {}
-    names = _step_names(latest.get("signature") or [])
+    status = mapping(execution.get("status"))
+    latest = mapping(status.get("latestExecution"))
+    result = mapping(latest.get("result"))
+    steps = mapping(result.get("steps"))
+    names = _step_names(sequence(latest.get("signature")))
     order = list(names) or sorted(steps)
-    done = sum(1 for ref in order if (steps.get(ref) or {}).get("status") in ("passed", "failed", "skipped",
-                                                                               "aborted", "timeout"))
-    current = next((ref for ref in order if (steps.get(ref) or {}).get("status") in ("running", "paused")), "")
-    failed = next((ref for ref in order if (steps.get(ref) or {}).get("status") in ("failed", "timeout",
-                                                                                   "aborted")), "")
-    init = result.get("initialization") or {}
-    error = str(status.get("error") or init.get("errorMessage") or "")
+
+    def state(ref: str) -> Any:
+        return dig(steps, ref, "status")
+
+    done = sum(1 for ref in order if state(ref) in ("passed", "failed", "skipped", "aborted", "timeout"))
+    current = next((ref for ref in order if state(ref) in ("running", "paused")), "")
+    failed = next((ref for ref in order if state(ref) in ("failed", "timeout", "aborted")), "")
+    error = text(status.get("error") or dig(result, "initialization", "errorMessage"))
     if failed and not error:
-        error = str((steps.get(failed) or {}).get("errorMessage") or "")
+        error = text(dig(steps, failed, "errorMessage"))
     step_ref = failed or current
     number = latest.get("number")
     return Progress(
-        name=str((execution.get("metadata") or {}).get("name", "")),
-        id=str(latest.get("id") or ""),
+        name=text(dig(execution, "metadata", "name")),
+        id=text(latest.get("id")),
         number=number if isinstance(number, int) else None,
-        status=str(result.get("status") or ("failed" if status.get("error") else "pending")),
+        status=text(result.get("status") or ("failed" if status.get("error") else "pending")),
         step=names.get(step_ref, step_ref),
         done=done,
         total=len(order),
         error=" ".join(error.split()),
-        duration=str(result.get("duration") or ""),
+        duration=text(result.get("duration")),
     )
 
 
@@ -153,13 +154,13 @@ def _step_names(signature: list[Any], prefix: str = "") -> dict[str, str]:
     for sig in signature:
         if not isinstance(sig, dict):
             continue
-        name = str(sig.get("name") or sig.get("category") or sig.get("ref") or "")
+        name = text(sig.get("name") or sig.get("category") or sig.get("ref"))
         label = f"{prefix} › {name}" if prefix and name else (name or prefix)
-        children = sig.get("children") or []
+        children = sequence(sig.get("children"))
         if children:
             out.update(_step_names(children, label))
         elif sig.get("ref"):
-            out[str(sig["ref"])] = label
+            out[text(sig["ref"])] = label
     return out
 
 

@@ -23,8 +23,20 @@ from typing import Any
 from kubectl_testbench import layout
 from kubectl_testbench.cluster.client import Client
 from kubectl_testbench.cluster.errors import Forbidden
-from kubectl_testbench.cluster.resources import EXECUTION, EXPERIMENT, TESTTRIGGER, TESTWORKFLOW, Kind, Ref
+from kubectl_testbench.cluster.resources import (
+    EXECUTION,
+    EXPERIMENT,
+    TESTTRIGGER,
+    TESTWORKFLOW,
+    Kind,
+    Ref,
+    dig,
+    mapping,
+    sequence,
+    text,
+)
 from kubectl_testbench.render import naming
+from kubectl_testbench.safe_text import safe_log_line
 
 SOURCE_EXPERIMENT = "experiment"
 SOURCE_WORKFLOW = "workflow"
@@ -95,8 +107,7 @@ def collect(client: Client, namespace: str | None, testkube_namespace: str, name
             report.notes.append(f"Experiments not listed: {err.message}")
             items = []
         for exp in items:
-            meta = exp.get("metadata") or {}
-            key = (str(meta.get("namespace", "")), str(meta.get("name", "")))
+            key = (text(dig(exp, "metadata", "namespace")), text(dig(exp, "metadata", "name")))
             experiments[key] = exp
             rows[key] = _from_experiment(exp, testkube_namespace)
     else:
@@ -113,10 +124,10 @@ def collect(client: Client, namespace: str | None, testkube_namespace: str, name
         triggers = _list(client, report, TESTTRIGGER, testkube_namespace, selector) if client.served(TESTTRIGGER) \
             else []
         executions = _list(client, report, EXECUTION, testkube_namespace, None) if client.served(EXECUTION) else []
-        by_workflow = {str(t.get("spec", {}).get("testSelector", {}).get("name", "")): t for t in triggers}
+        by_workflow = {text(dig(t, "spec", "testSelector", "name")): t for t in triggers}
         for wf in workflows:
-            labels = (wf.get("metadata") or {}).get("labels") or {}
-            key = (str(labels.get(naming.LABEL_NAMESPACE, "")), str(labels.get(naming.LABEL_NAME, "")))
+            labels = mapping(dig(wf, "metadata", "labels"))
+            key = (text(labels.get(naming.LABEL_NAMESPACE)), text(labels.get(naming.LABEL_NAME)))
             row = rows.get(key)
             if row is None:
                 row = rows[key] = _from_workflow(key, wf, by_workflow.get(_name(wf)))
@@ -142,7 +153,7 @@ def _list(client: Client, report: Report, kind: Kind, namespace: str, selector: 
 
 
 def _name(obj: dict[str, Any]) -> str:
-    return str((obj.get("metadata") or {}).get("name", ""))
+    return text(dig(obj, "metadata", "name"))
 
 
 def _dataset_mode(dataset: dict[str, Any]) -> str:
@@ -154,28 +165,27 @@ def _schedule(cron: str, timezone: str) -> str:
 
 
 def _from_experiment(exp: dict[str, Any], testkube_namespace: str) -> Row:
-    meta = exp.get("metadata") or {}
-    spec = exp.get("spec") or {}
-    ns, name = str(meta.get("namespace", "")), str(meta.get("name", ""))
-    agent = spec.get("agentRef") or {}
-    schedule = spec.get("schedule") or {}
-    trigger = spec.get("trigger") or {}
+    spec = mapping(exp.get("spec"))
+    ns, name = text(dig(exp, "metadata", "namespace")), text(dig(exp, "metadata", "name"))
+    agent = mapping(spec.get("agentRef"))
+    schedule = mapping(spec.get("schedule"))
+    trigger = mapping(spec.get("trigger"))
     row = Row(ns, name, SOURCE_EXPERIMENT,
-              agent=_agent(str(agent.get("name", "")), str(agent.get("namespace") or ""), ns),
-              dataset=_dataset_mode(spec.get("dataset") or {}),
-              schedule=_schedule(str(schedule.get("cron", "")), str(schedule.get("timezone", ""))),
-              trigger=(str(trigger.get("concurrencyPolicy") or "Allow").lower() if trigger.get("enabled") else ""),
+              agent=_agent(text(agent.get("name")), text(agent.get("namespace")), ns),
+              dataset=_dataset_mode(mapping(spec.get("dataset"))),
+              schedule=_schedule(text(schedule.get("cron")), text(schedule.get("timezone"))),
+              trigger=(text(trigger.get("concurrencyPolicy") or "Allow").lower() if trigger.get("enabled") else ""),
               workflow=naming.resource_name(name, ns, naming.SUFFIX_WORKFLOW), workflow_namespace=testkube_namespace)
-    for res in (exp.get("status") or {}).get("generatedResources") or []:
+    for res in sequence(dig(exp, "status", "generatedResources")):
         if isinstance(res, dict) and res.get("kind") == "TestWorkflow" and res.get("name"):
-            row.workflow = str(res["name"])
-            row.workflow_namespace = str(res.get("namespace") or testkube_namespace)
-    last = (exp.get("status") or {}).get("lastExecution")
+            row.workflow = text(res["name"])
+            row.workflow_namespace = text(res.get("namespace") or testkube_namespace)
+    last = dig(exp, "status", "lastExecution")
     if isinstance(last, dict) and last:
         number = last.get("executionNumber")
-        row.last = Execution(str(last.get("executionId", "")), number if isinstance(number, int) else None,
-                             str(last.get("status", "")), str(last.get("startTime", "")),
-                             str(last.get("endTime", "")), "experiment status")
+        row.last = Execution(text(last.get("executionId")), number if isinstance(number, int) else None,
+                             text(last.get("status")), text(last.get("startTime")),
+                             text(last.get("endTime")), "experiment status")
     return row
 
 
@@ -184,36 +194,35 @@ def _agent(name: str, namespace: str, default_namespace: str) -> str:
 
 
 def _from_workflow(key: tuple[str, str], wf: dict[str, Any], trigger: dict[str, Any] | None) -> Row:
-    spec = wf.get("spec") or {}
-    setup = next((u for u in spec.get("use") or [] if isinstance(u, dict) and u.get("name") == layout.SETUP_TEMPLATE),
-                 None)
+    spec = mapping(wf.get("spec"))
+    setup = next((u for u in sequence(spec.get("use"))
+                  if isinstance(u, dict) and u.get("name") == layout.SETUP_TEMPLATE), None)
     if setup is not None:
-        config = setup.get("config") or {}
-        url = str(config.get("datasetUrl") or "")
+        url = text(dig(setup, "config", "datasetUrl"))
         dataset = "url" if url and not url.startswith("s3://") else "s3"
-    elif (spec.get("content") or {}).get("files"):
+    elif dig(spec, "content", "files"):
         dataset = "inline"
     else:
         dataset = ""
-    cron = next((e.get("cronjob") or {} for e in spec.get("events") or [] if isinstance(e, dict)
+    cron = next((mapping(e.get("cronjob")) for e in sequence(spec.get("events")) if isinstance(e, dict)
                  and e.get("cronjob")), {})
     agent = ""
     if trigger is not None:
-        labels = (trigger.get("spec") or {}).get("selector", {}).get("matchLabels") or {}
-        agent = _agent(str(labels.get("testkube.io/resource-name", "")),
-                       str(labels.get("testkube.io/resource-namespace", "")), key[0])
+        labels = mapping(dig(trigger, "spec", "selector", "matchLabels"))
+        agent = _agent(text(labels.get("testkube.io/resource-name")),
+                       text(labels.get("testkube.io/resource-namespace")), key[0])
     if not agent:
         agent = _agent_from_url(spec)
     return Row(key[0], key[1], SOURCE_WORKFLOW, agent=agent, dataset=dataset,
-               schedule=_schedule(str(cron.get("cron", "")), str(cron.get("timezone", ""))),
-               trigger=str((trigger.get("spec") or {}).get("concurrencyPolicy") or "allow") if trigger else "")
+               schedule=_schedule(text(cron.get("cron")), text(cron.get("timezone"))),
+               trigger=text(dig(trigger, "spec", "concurrencyPolicy") or "allow") if trigger else "")
 
 
 def _agent_from_url(spec: dict[str, Any]) -> str:
     """``http://<agent>.<namespace>:<port>`` from the run phase's config, when it has that shape."""
-    for use in spec.get("use") or []:
+    for use in sequence(spec.get("use")):
         if isinstance(use, dict) and use.get("name") == layout.RUN_TEMPLATE:
-            url = str((use.get("config") or {}).get("agentUrl", ""))
+            url = text(dig(use, "config", "agentUrl"))
             host = url.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0]
             parts = host.split(".")
             if len(parts) >= 2 and parts[0]:
@@ -223,37 +232,37 @@ def _agent_from_url(spec: dict[str, Any]) -> str:
 
 
 def _latest_of_workflow(wf: dict[str, Any]) -> Execution | None:
-    latest = (wf.get("status") or {}).get("latestExecution")
+    latest = dig(wf, "status", "latestExecution")
     return _execution(latest, "testworkflow status") if isinstance(latest, dict) and latest else None
 
 
 def _execution(latest: dict[str, Any], source: str) -> Execution:
-    result = latest.get("result") or {}
+    result = mapping(latest.get("result"))
     number = latest.get("number")
-    return Execution(str(latest.get("id", "")), number if isinstance(number, int) else None,
-                     str(result.get("status", "")), str(result.get("startedAt") or latest.get("scheduledAt") or ""),
-                     str(result.get("finishedAt") or ""), source)
+    return Execution(text(latest.get("id")), number if isinstance(number, int) else None,
+                     text(result.get("status")), text(result.get("startedAt") or latest.get("scheduledAt")),
+                     text(result.get("finishedAt")), source)
 
 
 def _latest_execution(executions: list[dict[str, Any]], workflow: str) -> Execution | None:
     """The newest TestWorkflowExecution for a workflow (by scheduled time, then creation time)."""
-    mine = [e for e in executions if ((e.get("spec") or {}).get("testWorkflow") or {}).get("name") == workflow]
+    mine = [e for e in executions if dig(e, "spec", "testWorkflow", "name") == workflow]
     if not mine:
         return None
 
     def when(e: dict[str, Any]) -> tuple[str, str]:
-        latest = (e.get("status") or {}).get("latestExecution") or {}
-        return str(latest.get("scheduledAt") or ""), str((e.get("metadata") or {}).get("creationTimestamp", ""))
+        return text(dig(e, "status", "latestExecution", "scheduledAt")), text(dig(e, "metadata", "creationTimestamp"))
 
     newest = max(mine, key=when)
-    latest = (newest.get("status") or {}).get("latestExecution") or {}
+    latest = mapping(dig(newest, "status", "latestExecution"))
     if latest:
         return _execution(latest, "testworkflowexecution")
     return Execution(status="pending", source="testworkflowexecution")
 
 
 def table(report: Report, all_namespaces: bool) -> str:
-    """kubectl-style columns, padded with three spaces."""
+    """kubectl-style columns, padded with three spaces; every cell is cluster text, escaped for a terminal and a CI
+    log before the columns are measured."""
     headers = (["NAMESPACE"] if all_namespaces else []) + ["NAME", "AGENT", "DATASET", "SCHEDULE", "TRIGGER",
                                                            "WORKFLOW", "LAST EXECUTION", "RESULT", "SOURCE"]
     lines = [headers]
@@ -266,7 +275,7 @@ def table(report: Report, all_namespaces: bool) -> str:
             row.name, row.agent or "-", row.dataset or "-", row.schedule or "-", row.trigger or "-",
             "yes" if row.workflow_present else "missing", when or "-", (last.status if last else "") or "-",
             row.source]
-        lines.append(cells)
+        lines.append([safe_log_line(cell) for cell in cells])
     widths = [max(len(line[i]) for line in lines) for i in range(len(headers))]
     return "".join("   ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip() + "\n"
                    for line in lines)

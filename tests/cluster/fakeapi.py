@@ -4,7 +4,9 @@ It speaks just enough of the API to be honest about what the client sends: disco
 group/version, GET/LIST with label selectors, server-side apply PATCH (content type, ``fieldManager``,
 ``force``, ``dryRun``), POST with ``generateName``, DELETE with ``uid`` preconditions, ``Status`` bodies
 for errors, and namespaces that must exist. Every request is recorded. Tests override any answer
-with hooks, or slow the server down to provoke timeouts.
+with hooks, or slow the server down to provoke timeouts; a hook may also answer with :class:`Raw` bytes
+written as a misbehaving server writes them (a body dripped a byte a second, gigabytes, headers that
+never end).
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -58,8 +60,28 @@ class Recorded:
         return f"{self.method} {self.path}" + (f"?{query}" if query else "")
 
 
-Answer = tuple[int, Any] | tuple[int, Any, dict[str, str]]
-"""Status code, JSON body and, optionally, extra response headers."""
+@dataclass
+class Raw:
+    """An answer written byte for byte: the head (status line and headers) and then the body chunks, with
+    ``pause`` seconds before each chunk. ``drip_head`` writes the head one byte per ``pause`` as well."""
+
+    head: bytes
+    chunks: Iterable[bytes] = field(default_factory=list)
+    pause: float = 0.0
+    drip_head: bool = False
+
+
+def raw_head(code: int = 200, length: int | None = None, headers: dict[str, str] | None = None) -> bytes:
+    """A status line and headers (``Content-Length`` when ``length`` is given) ending in the blank line."""
+    lines = [f"HTTP/1.1 {code} X", "Content-Type: application/json"]
+    if length is not None:
+        lines.append(f"Content-Length: {length}")
+    lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+Answer = tuple[int, Any] | tuple[int, Any, dict[str, str]] | Raw
+"""Status code, JSON body and, optionally, extra response headers; or a :class:`Raw` answer."""
 Hook = Callable[[Recorded], Answer | None]
 
 
@@ -279,7 +301,11 @@ class FakeApiServer:
                 server.requests.append(req)
                 if server.delay:
                     time.sleep(server.delay)
-                code, payload, *extra = server.handle(req)
+                answer = server.handle(req)
+                if isinstance(answer, Raw):
+                    self._write_raw(answer)
+                    return
+                code, payload, *extra = answer
                 data = json.dumps(payload).encode()
                 try:
                     self.send_response(code)
@@ -291,6 +317,24 @@ class FakeApiServer:
                     self.wfile.write(data)
                 except OSError:
                     pass  # the client gave up (timeout tests)
+
+            def _write_raw(self, answer: Raw) -> None:
+                self.close_connection = True
+                try:
+                    if answer.drip_head:
+                        for byte in answer.head:
+                            time.sleep(answer.pause)
+                            self.wfile.write(bytes([byte]))
+                            self.wfile.flush()
+                    else:
+                        self.wfile.write(answer.head)
+                    for chunk in answer.chunks:
+                        if answer.pause:
+                            time.sleep(answer.pause)
+                        self.wfile.write(chunk)
+                        self.wfile.flush()
+                except OSError:
+                    pass  # the client hung up, as it should
 
             do_GET = do_PATCH = do_POST = do_DELETE = do_PUT = _serve
 

@@ -195,3 +195,36 @@ def test_objects_already_being_deleted_are_left_alone(api: FakeApiServer, kubeco
     api.put(stale)
     assert cli("prune", str(FIXTURES)).exit_code == 0
     assert deletes(api) == []
+
+
+def test_find_stale_enforces_kind_namespace_and_name_whatever_the_lister_returns() -> None:
+    """The rules hold without the client's help: a lister that returns anything yields only our objects, of the
+    kind and in the namespace listed, addressed by what was listed (not by what an object claims)."""
+    from kubectl_testbench.cluster.prune import find_stale
+    from kubectl_testbench.cluster.resources import CONFIGMAP
+
+    good = obj("ConfigMap", "old-team-a-experiment", "old")
+    foreign = [{**obj("ConfigMap", "kube-system", "old"), "apiVersion": "v1", "kind": "Namespace"},
+               obj("ConfigMap", "coredns", "old", namespace="kube-system"),
+               obj("ConfigMap", "..", "old"),
+               {**obj("ConfigMap", "x", "old"), "metadata": {**obj("ConfigMap", "x", "old")["metadata"], "name": 7}},
+               {**obj("ConfigMap", "y", "old"), "metadata": ["not", "a", "mapping"]}]
+
+    class Lister:
+        def served(self, kind: Any) -> bool:
+            return kind == CONFIGMAP
+
+        def list(self, kind: Any, namespace: str, selector: str) -> list[dict[str, Any]]:
+            return [good, *foreign]
+
+    warnings: list[str] = []
+    stale = find_stale(Lister(), [], ["testkube"], warn=warnings.append)  # type: ignore[arg-type]
+    assert [(s.ref.path, s.uid) for s in stale] == [
+        ("/api/v1/namespaces/testkube/configmaps/old-team-a-experiment", "")]
+    assert warnings == [
+        'the API server listed a Namespace (v1) among configmaps in namespace "testkube": not pruned',
+        'the API server listed configmap/coredns in namespace "kube-system" when asked for namespace "testkube": '
+        "not pruned",
+        'the API server listed a configmap named ".." in namespace "testkube", which is not a valid name: not pruned',
+        'the API server listed a configmap named "7" in namespace "testkube", which is not a valid name: not pruned',
+    ]

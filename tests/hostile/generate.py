@@ -319,3 +319,8 @@ def million_json_values(tmp: Path) -> tuple[list[str], bytes | None]:
 def twenty_thousand_experiments(tmp: Path) -> tuple[list[str], bytes | None]:
     docs = [VALID.replace("name: hostile", f"name: h{i}") for i in range(20_000)]
     return [str(_file(tmp, "many.yaml", "---\n".join(docs)))], None
+
+# the cluster verbs against a misbehaving API server (area: cluster)
+from tests.hostile.cluster_servers import CLUSTER_GENERATORS  # noqa: E402  (it needs nothing from here)
+
+GENERATORS.update(CLUSTER_GENERATORS)
