@@ -143,3 +143,33 @@ def output_dir_with_subdir(tmp: Path) -> tuple[list[str], bytes | None]:
 @generator
 def output_file_is_dir(tmp: Path) -> tuple[list[str], bytes | None]:
     return ["x", "--agent", "a", "--output-file", str(tmp)], None
+
+
+@generator
+def many_findings(tmp: Path) -> tuple[list[str], bytes | None]:
+    """300 Experiments with 250 findings each (the first 200 of each reported): 60,300 findings for one run.
+
+    The findings are cheap to find (a list where a metric name belongs), so the run's cost is the report's."""
+    metric = "                - metricName: AgentGoalAccuracyWithoutReference\n"
+    documents = [VALID.replace("name: hostile", f"name: hostile-{i}")
+                 .replace(metric, "".join(f"                - metricName: [{j}]\n" for j in range(250)))
+                 for i in range(300)]
+    return [str(_file(tmp, "many-findings.yaml", "---\n".join(documents)))], None
+
+
+def _not_utf8_name(tmp: Path, text: str) -> tuple[list[str], bytes | None]:
+    """A file whose name holds the byte 0xff (no UTF-8), found by walking its directory."""
+    root = tmp / "tree"
+    root.mkdir()
+    (root / os.fsdecode(b"bad\xff.yaml")).write_text(text)
+    return [str(root)], None
+
+
+@generator
+def not_utf8_name_valid(tmp: Path) -> tuple[list[str], bytes | None]:
+    return _not_utf8_name(tmp, VALID)
+
+
+@generator
+def not_utf8_name_invalid(tmp: Path) -> tuple[list[str], bytes | None]:
+    return _not_utf8_name(tmp, VALID.replace("name: agent\n", "name: Agent_X\n"))
