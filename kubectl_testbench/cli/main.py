@@ -129,7 +129,7 @@ def _main(argv: list[str] | None) -> None:
         click.echo("Aborted.", err=True)
         sys.exit(130)
     except click.ClickException as err:
-        err.show()
+        _show(err)
         sys.exit(err.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
@@ -142,11 +142,25 @@ def _main(argv: list[str] | None) -> None:
     except Exception as err:  # the last line of defence against tracebacks
         if os.environ.get("KUBECTL_TESTBENCH_DEBUG"):
             raise
-        click.echo(f"error: internal error: {type(err).__name__}: {err} "
+        from kubectl_testbench.safe_text import escape_controls
+
+        click.echo(f"error: internal error: {type(err).__name__}: {escape_controls(str(err))} "
                    "(set KUBECTL_TESTBENCH_DEBUG=1 for a traceback)", err=True)
         sys.exit(3)
     # without standalone mode, click returns the code of ctx.exit(code) instead of exiting
     sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _show(err: click.ClickException) -> None:
+    """click's usage error, each line made safe for a CI log: its messages quote arguments (``Path '…' does not
+    exist``), which come from a pull request when CI passes changed files."""
+    import io
+
+    from kubectl_testbench.safe_text import safe_log_line
+
+    text = io.StringIO()
+    err.show(text)
+    click.echo("".join(safe_log_line(line) + "\n" for line in text.getvalue().splitlines()), err=True, nl=False)
 
 
 def _quiet_broken_pipe() -> None:

@@ -13,7 +13,7 @@ from kubectl_testbench.cli.common import EXIT_FINDINGS, fail
 from kubectl_testbench.cli.render_options import RENDER_NAMESPACE_SOURCE, RenderArgs, render_into, render_options
 from kubectl_testbench.emit.directory import OutputDirError
 from kubectl_testbench.render.sinks import CheckSink, DirectorySink, Sink, StdoutSink
-from kubectl_testbench.safe_text import escape_controls, safe_log_line
+from kubectl_testbench.safe_text import display_path, escape_controls, json_log_safe, safe_log_line
 
 
 @click.command()
@@ -109,14 +109,16 @@ def _resolve(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str,
     result = resolve_objects(objects, templates, execution)
     for workflow, err in result.failures:
         meta = workflow.get("metadata") or {}
-        click.echo(f"{origins.get(id(workflow), '-')}: error[render/resolve] TestWorkflow "
-                   f"{meta.get('namespace')}/{meta.get('name')}: {err}", err=True)
+        what = f"{meta.get('namespace')}/{meta.get('name')}: {err}"  # names and messages quote the input
+        click.echo(f"{display_path(origins.get(id(workflow), '-'))}: error[render/resolve] TestWorkflow "
+                   f"{escape_controls(what)}", err=True)
     if result.failures:
         click.echo(f"error: nothing resolved: {len(result.failures)} of "
                    f"{len(result.failures) + len(result.workflows)} TestWorkflows do not resolve", err=True)
         sys.exit(EXIT_FINDINGS)
     doc = document(result.workflows, execution)
-    click.echo(json.dumps(doc, indent=4, ensure_ascii=False) + "\n" if fmt == "json" else dump(doc), nl=False)
+    click.echo(json_log_safe(json.dumps(doc, indent=4, ensure_ascii=False)) + "\n" if fmt == "json" else dump(doc),
+               nl=False)
 
 
 def _sink(fmt: str, output_dir: str | None, check: bool) -> Sink:
@@ -144,7 +146,7 @@ def _finish(sink: Sink, output_dir: str | None, regenerate: str, experiments: in
     count = len(sink.names)
     what = f"{experiments} Experiment{'' if experiments == 1 else 's'}"
     if isinstance(sink, StdoutSink):
-        click.echo(sink.finish(), nl=False)
+        click.echo(json_log_safe(sink.finish()) if sink.fmt == "json" else sink.finish(), nl=False)
     elif isinstance(sink, CheckSink):
         diff = sink.finish()
         if diff:

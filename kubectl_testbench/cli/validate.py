@@ -9,7 +9,7 @@ from contextlib import ExitStack
 import click
 
 from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail, jobs_option, limits_from, limits_options
-from kubectl_testbench.safe_text import display_path
+from kubectl_testbench.safe_text import display_path, escape_controls
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
@@ -62,7 +62,8 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, o
             try:
                 summary = stack.enter_context(open(summary_path, "a", encoding="utf-8"))
             except OSError as err:
-                click.echo(f"warning: cannot write the step summary {summary_path}: {err.strerror or err}", err=True)
+                click.echo(f"warning: cannot write the step summary {escape_controls(summary_path)}: "
+                           f"{err.strerror or err}", err=True)
         reporter = Reporter(fmt, root=root, summary=summary, strict=strict)
         counts = Counts()
         found = dict.fromkeys(paths, 0)

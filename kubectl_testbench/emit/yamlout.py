@@ -4,6 +4,10 @@ Why not a YAML library: we emit only JSON-like data, want kubectl's layout (sequ
 key, ``|`` blocks for multi-line text) and want every string to read back as the same string under YAML
 1.1 (Kubernetes, PyYAML) and YAML 1.2 (ruamel, yq) alike. Quoting is decided conservatively: a string
 is written plain only when no resolver of either version could read it as anything but that string.
+
+The stream is printed into CI logs (``render | tee``, ``render --check`` diffs), so no line of it may be a
+workflow command: a string holding ``##[`` is double-quoted with the ``[`` written ``\\x5b`` (the same string to
+every YAML reader), and one with a line starting with ``::`` is not written as a literal block.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ import math
 import re
 from collections.abc import Iterable
 from typing import Any
+
+from kubectl_testbench.safe_text import is_log_command
 
 # Plain scalars we write: start with a letter, digit, '/' or '_' ... and contain nothing that YAML
 # treats specially in block context. Anything else is double-quoted.
@@ -33,7 +39,8 @@ _UNSAFE_CHARS = re.compile("[^\t\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U
 _ESCAPES = {"\0": "\\0", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f",
             "\r": "\\r", "\x1b": "\\e", '"': '\\"', "\\": "\\\\", "\x85": "\\N", "\u2028": "\\L",
             "\u2029": "\\P", "\xa0": "\\_"}
-_DQ_NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\ufeff\ufffe\uffff]')
+_DQ_NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\ufeff\ufffe\uffff]|(?<=##)\\[')
+"""What a double-quoted scalar escapes: what YAML cannot carry raw, and the ``[`` of a ``##[`` workflow command."""
 
 
 def dump(data: Any) -> str:
@@ -103,8 +110,8 @@ def _block_literal(value: str) -> str | None:
     trailing = len(value) - len(body)
     if trailing > 1 or any(line != line.rstrip(" \t") and not line.strip() for line in body.split("\n")):
         return None
-    if any(line.lstrip().startswith("::") for line in body.split("\n")):
-        return None  # a line of its own starting with "::" is a workflow command when CI logs show the YAML
+    if any(is_log_command(line) for line in body.split("\n")):
+        return None  # a line of its own starting with "::", or holding "##[", is a workflow command in a CI log
     return "|" if trailing == 1 else "|-"
 
 

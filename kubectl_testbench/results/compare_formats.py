@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -140,7 +139,7 @@ def compare_json(cmp: Comparison, gate: GateResult, policy: GatePolicy | None = 
         "warnings": list(cmp.warnings),
         "gate": gate_json(gate, policy),
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return t.json_document(doc)
 
 
 CSV_COLUMNS = ("scenario", "base_step_index", "candidate_step_index", "match", "input", "metric", "base_status",

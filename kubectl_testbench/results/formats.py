@@ -126,7 +126,7 @@ def run_json(s: Summary) -> dict[str, Any]:
 
 def results_json(summaries: Sequence[Summary], gate: GateResult, policy: GatePolicy | None = None) -> str:
     doc = {"runs": [run_json(s) for s in summaries], "gate": gate_json(gate, policy)}
-    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return t.json_document(doc)
 
 
 CSV_COLUMNS = ("run", "scenario", "scenario_index", "step_index", "step_id", "input", "metric", "parameters",

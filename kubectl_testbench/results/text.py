@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from kubectl_testbench.safe_text import escape_controls
+from kubectl_testbench.safe_text import escape_controls, json_log_safe
 from kubectl_testbench.words import plural as plural  # the formats call it t.plural
 
 DASH = "-"
@@ -48,6 +48,12 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, list):
         return [jsonable(v) for v in value]
     return value
+
+
+def json_document(doc: Any) -> str:
+    """A json report: strict JSON, indented by two, non-ASCII as is; ``##[`` in a value written ``##\\u005b``
+    (the same string once parsed) so that printing the report into a CI log forges no workflow command."""
+    return json_log_safe(json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False)) + "\n"
 
 
 def raw(value: float | None) -> str:

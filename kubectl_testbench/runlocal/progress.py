@@ -68,7 +68,7 @@ class Tracker:
         elif kind == "agent-error":
             self.say(f"    agent error: {_show(found['why'])}")
         elif kind == "metric":
-            self.say(f"    {_show(found['metric'])}: {found['score']} (threshold {found['threshold']}) "
+            self.say(f"    {_show(found['metric'])}: {_show(found['score'])} (threshold {_show(found['threshold'])}) "
                      f"{found['result']}")
         elif kind == "metric-error":
             self.say(f"    {_show(found['metric'])}: errored (see the step's log)")

@@ -1,8 +1,10 @@
 """Reporters: one small function per output format, from diagnostics to text.
 
-text streams as files finish; json, sarif and junit are whole documents written at the end; github
-writes workflow commands GitHub turns into annotations (within GitHub's per-step limits) and, given a
-stream, a Markdown step summary with every finding.
+text and json stream as files finish; sarif encodes each result as it arrives and writes the document at
+the end, keeping at most the results GitHub code scanning accepts (errors first); junit is a whole document
+written at the end; github writes workflow commands GitHub turns into annotations (within GitHub's per-step
+limits) and, given a stream, a Markdown step summary with every finding. Every format may end up in a CI
+log: user text never forms a workflow command there (``kubectl_testbench/safe_text.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ from typing import IO
 from urllib.parse import quote
 
 from kubectl_testbench import __version__
-from kubectl_testbench.safe_text import display_path, escape_controls
+from kubectl_testbench.safe_text import (
+    display_path,
+    escape_controls,
+    escape_unprintable,
+    json_log_safe,
+    xml_log_safe,
+)
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, Severity
 from kubectl_testbench.validate.rules import RuleInfo
 from kubectl_testbench.words import plural
@@ -33,6 +41,8 @@ GITHUB_SUMMARY_MAX = 1024 * 1024
 """``$GITHUB_STEP_SUMMARY`` takes at most 1 MiB per step."""
 SARIF_FINGERPRINT = "kubectlTestbenchFinding/v1"
 SARIF_SRCROOT = "%SRCROOT%"
+SARIF_MAX_RESULTS = 25_000
+"""GitHub code scanning rejects a SARIF run with more results than this (and shows the 5,000 most severe)."""
 
 
 class Reporter:
@@ -54,12 +64,19 @@ class Reporter:
         self.root = root
         self.summary = summary
         self.strict = strict
+        self._json = JsonStream(self.out) if fmt == "json" else None
+        self._sarif = SarifResults(root) if fmt == "sarif" else None
 
     def add(self, diagnostics: list[Diagnostic], checked: Iterable[tuple[str, int]] = (), file: str = "") -> None:
         if self.fmt == "text":
             for d in diagnostics:
                 self.out.write(text_line(d, self.color))
             self.out.flush()
+        elif self._json is not None:
+            self._json.add(diagnostics)
+        elif self._sarif is not None:
+            for d in diagnostics:
+                self._sarif.add(d)
         else:
             self.diagnostics.extend(diagnostics)
         self.checked.extend((file, name, line) for name, line in checked)
@@ -67,17 +84,19 @@ class Reporter:
     def close(self, counts: Counts) -> None:
         if self.fmt == "text":
             self.out.write(counts.summary() + "\n")
-        elif self.fmt == "json":
-            self.out.write(json_report(self.diagnostics, counts))
+        elif self._json is not None:
+            self._json.close(counts)
             self.err.write(counts.summary() + "\n")
         elif self.fmt == "github":
             self.out.write(github_report(self.diagnostics, self.root))
             self.out.write(counts.summary() + "\n")
             if self.summary is not None:
                 self.summary.write(step_summary(self.diagnostics, counts, self.root))
-        elif self.fmt == "sarif":
-            self.out.write(sarif_report(self.diagnostics, self.root))
+        elif self._sarif is not None:
+            self._sarif.write(self.out)
             self.err.write(counts.summary() + "\n")
+            if self._sarif.left_out:
+                self.err.write(f"warning: {self._sarif.left_out_message()}\n")
         elif self.fmt == "junit":
             self.out.write(junit_report(self.diagnostics, self.checked, self.strict, self.root))
             self.err.write(counts.summary() + "\n")
@@ -110,10 +129,13 @@ def text_line(d: Diagnostic, color: bool = False) -> str:
     return line
 
 
+def _joined(d: Diagnostic) -> str:
+    return (f"{d.path}: " if d.path else "") + d.message + (f" (hint: {d.hint})" if d.hint else "")
+
+
 def one_line_message(d: Diagnostic) -> str:
     """``field.path: message (hint: …)`` on one line, user text escaped: for report formats with one text field."""
-    text = (f"{d.path}: " if d.path else "") + d.message + (f" (hint: {d.hint})" if d.hint else "")
-    return escape_controls(text)
+    return escape_controls(_joined(d))
 
 
 def as_dict(d: Diagnostic) -> dict[str, object]:
@@ -124,11 +146,40 @@ def as_dict(d: Diagnostic) -> dict[str, object]:
     return out
 
 
+class JsonStream:
+    """``-o json`` written as findings arrive: the bytes ``json.dumps(report, indent=2)`` gives, in constant memory.
+
+    Each diagnostic is encoded on its own and indented into place (JSON strings hold no raw newline, so
+    indenting every line is exact); ``##[`` in a value is written ``##\\u005b`` (:func:`json_log_safe`).
+    """
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.count = 0
+
+    def add(self, diagnostics: Iterable[Diagnostic]) -> None:
+        for d in diagnostics:
+            text = json.dumps(as_dict(d), indent=2).replace("\n", "\n    ")
+            self.out.write(("{\n  \"diagnostics\": [\n    " if not self.count else ",\n    ") + json_log_safe(text))
+            self.count += 1
+
+    def close(self, counts: Counts) -> None:
+        summary = {"files": counts.files, "experiments": counts.experiments, "valid": counts.valid,
+                   "invalid": counts.invalid, "errors": counts.errors, "warnings": counts.warnings,
+                   "skipped": counts.skipped, "unreadable": counts.unreadable}
+        self.out.write("\n  ],\n" if self.count else "{\n  \"diagnostics\": [],\n")
+        self.out.write('  "summary": ' + json.dumps(summary, indent=2).replace("\n", "\n  ") + "\n}\n")
+
+
 def json_report(diagnostics: list[Diagnostic], counts: Counts) -> str:
-    summary = {"files": counts.files, "experiments": counts.experiments, "valid": counts.valid,
-               "invalid": counts.invalid, "errors": counts.errors, "warnings": counts.warnings,
-               "skipped": counts.skipped, "unreadable": counts.unreadable}
-    return json.dumps({"diagnostics": [as_dict(d) for d in diagnostics], "summary": summary}, indent=2) + "\n"
+    """The whole ``-o json`` document as one string (what :class:`JsonStream` writes)."""
+    import io
+
+    out = io.StringIO()
+    stream = JsonStream(out)
+    stream.add(diagnostics)
+    stream.close(counts)
+    return out.getvalue()
 
 
 def _gh_data(text: str) -> str:
@@ -227,10 +278,14 @@ def _relative(path: str, root: str | None = None) -> str:
 
 
 def _artifact(path: str, root: str | None) -> dict[str, str]:
-    """A SARIF artifactLocation: a percent-encoded URI relative to ``%SRCROOT%`` (absolute when outside it)."""
+    """A SARIF artifactLocation: a percent-encoded URI relative to ``%SRCROOT%`` (absolute when outside it).
+
+    The URI is made of the name's bytes (``os.fsencode``), so a file name that is not UTF-8 (decoded with
+    surrogateescape) is its raw bytes percent-encoded, as ``file:`` URIs of such names are.
+    """
     rel = _relative(path, root)
     if path == "-" or not os.path.isabs(rel):
-        return {"uri": quote(rel, safe="/"), "uriBaseId": SARIF_SRCROOT}
+        return {"uri": quote(os.fsencode(rel), safe="/"), "uriBaseId": SARIF_SRCROOT}
     return {"uri": Path(rel).as_uri()}
 
 
@@ -245,24 +300,35 @@ def _fingerprint(d: Diagnostic, uri: str) -> str:
     key = "\0".join((d.rule, uri, d.object, d.path))
     import hashlib  # OpenSSL's loading is a start-up cost; only SARIF needs it
 
-    return hashlib.sha256(key.encode()).hexdigest()[:32]
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 class _SourceLines:
-    """The lines of each reported file, read once, to give regions an end (SARIF ``endColumn``)."""
+    """The lines of the file being reported, read once, to give regions an end (SARIF ``endColumn``).
+
+    Findings arrive file by file, so only the last few files are kept: memory stays that of one input file
+    however many files a run reports on.
+    """
+
+    KEEP = 4
 
     def __init__(self) -> None:
         self._files: dict[str, list[str] | None] = {}
 
     def line(self, path: str, number: int) -> str | None:
-        if path not in self._files:
-            try:
-                with open(path, encoding="utf-8-sig", errors="replace") as handle:
-                    self._files[path] = handle.read().splitlines()
-            except (OSError, ValueError):
-                self._files[path] = None
-        lines = self._files[path]
+        lines = self._files.pop(path, None) if path in self._files else self._read(path)
+        self._files[path] = lines  # most recent last
+        if len(self._files) > self.KEEP:
+            del self._files[next(iter(self._files))]
         return lines[number - 1] if lines is not None and 0 < number <= len(lines) else None
+
+    @staticmethod
+    def _read(path: str) -> list[str] | None:
+        try:
+            with open(path, encoding="utf-8-sig", errors="replace") as handle:
+                return handle.read().splitlines()
+        except (OSError, ValueError):
+            return None
 
 
 def _region(d: Diagnostic, lines: _SourceLines) -> dict[str, int]:
@@ -280,17 +346,20 @@ def _region(d: Diagnostic, lines: _SourceLines) -> dict[str, int]:
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def sarif_result(d: Diagnostic, root: str | None, lines: _SourceLines, fingerprint: str,
+def sarif_result(d: Diagnostic, artifact: dict[str, str], lines: _SourceLines, fingerprint: str,
                  rule_index: int | None) -> dict[str, object]:
-    """One SARIF ``result``: the place to add more per-finding data (fixes, related locations)."""
-    artifact = _artifact(d.file, root)
+    """One SARIF ``result``: the place to add more per-finding data (fixes, related locations).
+
+    Text keeps ``##[`` as data (the document goes through :func:`json_log_safe`); what JSON or a log line
+    cannot carry is escaped (:func:`escape_unprintable`).
+    """
     location: dict[str, object] = {"physicalLocation": {"artifactLocation": artifact, "region": _region(d, lines)}}
     if d.path:
-        location["logicalLocations"] = [{"fullyQualifiedName": escape_controls(d.path), "kind": "member"}]
+        location["logicalLocations"] = [{"fullyQualifiedName": escape_unprintable(d.path), "kind": "member"}]
     result: dict[str, object] = {
         "ruleId": d.rule,
         "level": _SARIF_LEVEL[d.severity],
-        "message": {"text": one_line_message(d)},
+        "message": {"text": escape_unprintable(_joined(d))},
         "locations": [location],
         "partialFingerprints": {SARIF_FINGERPRINT: fingerprint},
     }
@@ -301,6 +370,97 @@ def sarif_result(d: Diagnostic, root: str | None, lines: _SourceLines, fingerpri
     return result
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _sarif_json(value: object) -> str:
+    """Compact JSON for one part of the SARIF document: non-ASCII text as is, unless it holds a lone surrogate
+    (a value from a JSON escape) that UTF-8 cannot carry; then ``\\u`` escapes. ``##[`` never stays raw."""
+    text = json.dumps(value, ensure_ascii=False)
+    if _SURROGATE.search(text):
+        text = json.dumps(value)
+    return json_log_safe(text)
+
+
+class SarifResults:
+    """SARIF results encoded as findings arrive, bounded to what GitHub code scanning accepts.
+
+    Each result is encoded once, compactly (one line of the document per result: the rule metadata is in
+    ``rules[]`` and results point at it by ``ruleIndex``). At most :data:`SARIF_MAX_RESULTS` are kept per
+    severity, so memory is bounded whatever the input; :meth:`write` keeps errors first, then warnings,
+    then notes, in the order they were found, and says in a tool notification how many were left out.
+    """
+
+    def __init__(self, root: str | None, limit: int | None = None) -> None:
+        from kubectl_testbench.validate.rules import RULES
+
+        self.root = root
+        self.limit = SARIF_MAX_RESULTS if limit is None else limit
+        self._index = {rid: i for i, rid in enumerate(sorted(RULES))}
+        self._artifacts: dict[str, dict[str, str]] = {}
+        self._lines = _SourceLines()
+        self._seen: dict[str, int] = {}
+        self._kept: dict[Severity, list[tuple[int, str]]] = {s: [] for s in _SEVERITY_RANK}
+        self.total = 0
+
+    def add(self, d: Diagnostic) -> None:
+        artifact = self._artifacts.get(d.file)
+        if artifact is None:
+            artifact = self._artifacts.setdefault(d.file, _artifact(d.file, self.root))
+        fingerprint = _fingerprint(d, artifact["uri"])
+        repeats = self._seen[fingerprint] = self._seen.get(fingerprint, 0) + 1
+        if repeats > 1:
+            fingerprint += f":{repeats}"
+        self.total += 1
+        kept = self._kept[d.severity]
+        if len(kept) < self.limit:
+            result = sarif_result(d, artifact, self._lines, fingerprint, self._index.get(d.rule))
+            kept.append((self.total, _sarif_json(result)))
+
+    def chosen(self) -> list[str]:
+        """The encoded results the report holds: the most severe first up to the limit, in the order found."""
+        picked: list[tuple[int, str]] = []
+        for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
+            picked += self._kept[severity][: self.limit - len(picked)]
+        return [text for _, text in sorted(picked)]
+
+    @property
+    def left_out(self) -> int:
+        return max(self.total - self.limit, 0)
+
+    def left_out_message(self) -> str:
+        return (f"the SARIF report holds {self.limit} of {self.total} findings, errors first (GitHub code "
+                f"scanning rejects a run with more than {SARIF_MAX_RESULTS}); every finding is in -o text or -o json")
+
+    def write(self, out: IO[str]) -> None:
+        """The document, indented by two around the results, one result per line."""
+        from kubectl_testbench.validate.rules import RULES
+
+        rules = [_sarif_rule(RULES[rid], _SARIF_LEVEL[RULES[rid].severity]) for rid in self._index]
+        run: dict[str, object] = {
+            "tool": {"driver": {"name": "kubectl-testbench", "version": __version__,
+                                "semanticVersion": __version__, "informationUri": INFORMATION_URI, "rules": rules}},
+        }
+        if self.left_out:
+            run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": [
+                {"level": "warning", "message": {"text": self.left_out_message()}}]}]
+        run["originalUriBaseIds"] = {SARIF_SRCROOT: {"uri": _root_uri(self.root),
+                                                     "description": {"text": "The repository root (GITHUB_WORKSPACE "
+                                                                             "or the working directory)."}}}
+        run["columnKind"] = "unicodeCodePoints"
+        run["results"] = []
+        doc = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]}
+        head = json.dumps(doc, indent=2, ensure_ascii=False)
+        if _SURROGATE.search(head):  # the root directory's name is not UTF-8
+            head = json.dumps(doc, indent=2)
+        before, marker, after = json_log_safe(head).rpartition('"results": []')
+        results = self.chosen()
+        out.write(before + marker[:-1])
+        if results:
+            out.write("\n        " + ",\n        ".join(results) + "\n      ")
+        out.write("]" + after + "\n")
+
+
 def sarif_report(diagnostics: list[Diagnostic], root: str | None = None) -> str:
     """SARIF 2.1.0 as GitHub code scanning takes it: stable rule ids, relative URIs with their base, regions.
 
@@ -309,34 +469,14 @@ def sarif_report(diagnostics: list[Diagnostic], root: str | None = None) -> str:
     ``kubectlTestbenchFinding/v1`` key (rule, file, object, field path; no line) is for other SARIF
     consumers (baselines, SARIF Multitool) and is not what GitHub matches on.
     """
-    from kubectl_testbench.validate.rules import RULES
+    import io
 
-    rule_ids = sorted(RULES)
-    index = {rid: i for i, rid in enumerate(rule_ids)}
-    rules = [_sarif_rule(RULES[rid], _SARIF_LEVEL[RULES[rid].severity]) for rid in rule_ids]
-    lines = _SourceLines()
-    results = []
-    seen: dict[str, int] = {}
+    results = SarifResults(root)
     for d in diagnostics:
-        fingerprint = _fingerprint(d, _artifact(d.file, root)["uri"])
-        seen[fingerprint] = seen.get(fingerprint, 0) + 1
-        if seen[fingerprint] > 1:
-            fingerprint += f":{seen[fingerprint]}"
-        results.append(sarif_result(d, root, lines, fingerprint, index.get(d.rule)))
-    doc = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "kubectl-testbench", "version": __version__,
-                                "semanticVersion": __version__, "informationUri": INFORMATION_URI, "rules": rules}},
-            "originalUriBaseIds": {SARIF_SRCROOT: {"uri": _root_uri(root),
-                                                   "description": {"text": "The repository root (GITHUB_WORKSPACE "
-                                                                           "or the working directory)."}}},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
-    }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        results.add(d)
+    out = io.StringIO()
+    results.write(out)
+    return out.getvalue()
 
 
 def _sarif_rule(rule: RuleInfo, level: str) -> dict[str, object]:
@@ -361,41 +501,39 @@ def junit_report(diagnostics: list[Diagnostic], checked: list[tuple[str, str, in
 
     A case fails on errors (and on warnings with ``strict``); an unreadable file is an ``<error>``, not
     a failure, since it was never checked. Warnings that do not fail go to ``<system-out>``. Each case
-    carries ``file`` and ``line`` attributes for viewers that link findings to source.
+    carries ``file`` and ``line`` attributes for viewers that link findings to source: attribute values keep
+    ``##[`` as data (written ``##&#91;`` by :func:`xml_log_safe`), element text is the log lines of ``-o text``.
     """
     from xml.sax.saxutils import escape, quoteattr
 
     from kubectl_testbench.validate.engine import FATAL_RULES
 
+    def attr(text: str) -> str:
+        return quoteattr(escape_unprintable(text))
+
     by_object: dict[tuple[str, str], list[Diagnostic]] = {}
     for d in diagnostics:
         by_object.setdefault((d.file, d.object), []).append(d)
     lines_of = {(f, name): line for f, name, line in checked}
-    entries: list[tuple[str, str]] = []
-    for key in [(f, name) for f, name, _ in checked] + list(by_object):
-        if key not in entries:
-            entries.append(key)
+    entries = list(dict.fromkeys([(f, name) for f, name, _ in checked] + list(by_object)))
     files: dict[str, list[str]] = {}
     totals: dict[str, list[int]] = {}
     for file, name in entries:
-        rel = escape_controls(_relative(file, root))
+        rel = _relative(file, root)
         found = [d for d in by_object.get((file, name), []) if d.severity is not Severity.INFO]
         failing = [d for d in found if d.severity is Severity.ERROR or strict]
         fatal = [d for d in failing if d.rule in FATAL_RULES]
         log = escape("\n".join(text_line(d).rstrip("\n") for d in found))
         if fatal:
-            body = (f"<error message={quoteattr(escape_controls(fatal[0].message))} type={quoteattr(fatal[0].rule)}>"
-                    f"{log}</error>")
+            body = f"<error message={attr(fatal[0].message)} type={quoteattr(fatal[0].rule)}>{log}</error>"
         elif failing:
-            body = (f"<failure message={quoteattr(escape_controls(failing[0].message))} "
-                    f"type={quoteattr(failing[0].rule)}>"
-                    f"{log}</failure>")
+            body = f"<failure message={attr(failing[0].message)} type={quoteattr(failing[0].rule)}>{log}</failure>"
         elif found:
             body = f"<system-out>{log}</system-out>"
         else:
             body = ""
         line = lines_of.get((file, name)) or next((d.line for d in found if d.line), 0)
-        attrs = (f"classname={quoteattr(rel)} name={quoteattr(escape_controls(name) or rel)} file={quoteattr(rel)}"
+        attrs = (f"classname={attr(rel)} name={attr(name or rel)} file={attr(rel)}"
                  + (f' line="{line}"' if line else "") + ' time="0"')
         files.setdefault(rel, []).append(f"    <testcase {attrs}>{body}</testcase>" if body
                                          else f"    <testcase {attrs}/>")
@@ -406,15 +544,15 @@ def junit_report(diagnostics: list[Diagnostic], checked: list[tuple[str, str, in
     suites = []
     for rel, cases in files.items():
         tests, failures, errors = totals[rel]
-        suites.append(f"  <testsuite name={quoteattr(rel)} tests=\"{tests}\" failures=\"{failures}\" "
-                      f"errors=\"{errors}\" skipped=\"0\" time=\"0\" file={quoteattr(rel)}>\n"
+        suites.append(f"  <testsuite name={attr(rel)} tests=\"{tests}\" failures=\"{failures}\" "
+                      f"errors=\"{errors}\" skipped=\"0\" time=\"0\" file={attr(rel)}>\n"
                       + "\n".join(cases) + "\n  </testsuite>\n")
     tests = sum(t[0] for t in totals.values())
     failures = sum(t[1] for t in totals.values())
     errors = sum(t[2] for t in totals.values())
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            f'<testsuites name="kubectl-testbench validate" tests="{tests}" failures="{failures}" '
-            f'errors="{errors}" skipped="0" time="0">\n' + "".join(suites) + "</testsuites>\n")
+    return xml_log_safe('<?xml version="1.0" encoding="UTF-8"?>\n'
+                        f'<testsuites name="kubectl-testbench validate" tests="{tests}" failures="{failures}" '
+                        f'errors="{errors}" skipped="0" time="0">\n' + "".join(suites) + "</testsuites>\n")
 
 
 # --- fixes -------------------------------------------------------------------------------------------------
@@ -441,5 +579,5 @@ def sarif_fix(fix: Fix, artifact: dict[str, str]) -> dict[str, object]:
         if e.byte_start >= 0:
             region.update(byteOffset=e.byte_start, byteLength=e.byte_end - e.byte_start)
         replacements.append({"deletedRegion": region, "insertedContent": {"text": e.text}})
-    return {"description": {"text": escape_controls(fix.title or fix.kind.value)},
+    return {"description": {"text": escape_unprintable(fix.title or fix.kind.value)},
             "artifactChanges": [{"artifactLocation": artifact, "replacements": replacements}]}

@@ -64,3 +64,48 @@ def test_multiline_text_uses_literal_blocks() -> None:
 
 def test_stream_separator() -> None:
     assert dump_all([{"a": 1}, {"b": 2}]) == "a: 1\n---\nb: 2\n"
+
+
+# --- CI logs: render's stream is printed there, so no line of it may be a workflow command ------------------
+
+log_text = st.lists(st.sampled_from(["##[", "##[error]x", "#", "[", "::", "::error::x", "\n", "  ", "\t", "a", "é",
+                                     "\x1b", "\r", "\u2028", "\\"]), max_size=10).map("".join)
+log_values = st.recursive(st.one_of(log_text, st.integers(-1000, 1000), st.none()),
+                          lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                  st.dictionaries(log_text, inner, max_size=3)), max_leaves=10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=log_values)
+def test_no_line_is_a_workflow_command_and_the_data_reads_back(value: Any) -> None:
+    text = dump({"v": value})
+    for line in text.split("\n"):
+        assert "##[" not in line and not line.lstrip().startswith("::"), text
+    assert yaml.safe_load(text) == {"v": value}, text
+    assert ruamel_yaml.YAML(typ="safe", pure=True).load(text) == {"v": value}, text
+    built = build(text)
+    assert built.error is None and built.data == {"v": value}, text
+
+
+def test_the_legacy_command_prefix_is_double_quoted_with_the_bracket_escaped() -> None:
+    assert dump({"timezone": "##[error]forged"}) == 'timezone: "##\\x5berror]forged"\n'
+    assert dump({"##[group]k": "###[x] ##[y]"}) == '"##\\x5bgroup]k": "###\\x5bx] ##\\x5by]"\n'
+    assert dump({"input": "one\n  ##[error]two\n"}) == 'input: "one\\n  ##\\x5berror]two\\n"\n'  # no literal block
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=values)
+def test_values_without_the_prefix_are_written_byte_for_byte_as_without_the_defence(value: Any) -> None:
+    """Only strings holding ``##[`` change: the emitter without its ``##[`` handling writes the same bytes."""
+    import re
+
+    from kubectl_testbench.emit import yamlout
+
+    if "##[" in repr(value):
+        return
+    text = dump({"v": value})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(yamlout, "_DQ_NEEDS_ESCAPE", re.compile(yamlout._DQ_NEEDS_ESCAPE.pattern.removesuffix(
+            "|(?<=##)\\[")))
+        patch.setattr(yamlout, "is_log_command", lambda line: line.lstrip().startswith("::"))
+        assert dump({"v": value}) == text

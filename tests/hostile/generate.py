@@ -324,3 +324,41 @@ def twenty_thousand_experiments(tmp: Path) -> tuple[list[str], bytes | None]:
 from tests.hostile.cluster_servers import CLUSTER_GENERATORS  # noqa: E402  (it needs nothing from here)
 
 GENERATORS.update(CLUSTER_GENERATORS)
+
+@generator
+def many_findings(tmp: Path) -> tuple[list[str], bytes | None]:
+    """300 Experiments with 250 findings each (the first 200 of each reported): 60,300 findings for one run.
+
+    The findings are cheap to find (a list where a metric name belongs), so the run's cost is the report's."""
+    metric = "                - metricName: AgentGoalAccuracyWithoutReference\n"
+    documents = [VALID.replace("name: hostile", f"name: hostile-{i}")
+                 .replace(metric, "".join(f"                - metricName: [{j}]\n" for j in range(250)))
+                 for i in range(300)]
+    return [str(_file(tmp, "many-findings.yaml", "---\n".join(documents)))], None
+
+
+def _not_utf8_name(tmp: Path, text: str) -> tuple[list[str], bytes | None]:
+    """A file whose name holds the byte 0xff (no UTF-8), found by walking its directory."""
+    root = tmp / "tree"
+    root.mkdir()
+    (root / os.fsdecode(b"bad\xff.yaml")).write_text(text)
+    return [str(root)], None
+
+
+@generator
+def not_utf8_name_valid(tmp: Path) -> tuple[list[str], bytes | None]:
+    return _not_utf8_name(tmp, VALID)
+
+
+@generator
+def not_utf8_name_invalid(tmp: Path) -> tuple[list[str], bytes | None]:
+    return _not_utf8_name(tmp, VALID.replace("name: agent\n", "name: Agent_X\n"))
+
+
+@generator
+def defaults_namespace_traversal(tmp: Path) -> tuple[list[str], bytes | None]:
+    """A testbench-defaults.yaml whose Testkube namespace would become part of every generated file name."""
+    _file(tmp, "e.yaml", VALID)
+    _file(tmp, "testbench-defaults.yaml", "apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: RenderDefaults\n"
+          "spec:\n  testkubeNamespace: ../x\n")
+    return [str(tmp), "--output-dir", str(tmp / "out")], None

@@ -251,3 +251,38 @@ def test_strict_input_fails_on_warnings(workspace: Path, tmp_path: Path) -> None
     strict = run_step("Validate", {"paths": "experiments", "strict": "true"}, workspace, bin_dir)
     assert lenient.returncode == 0 and strict.returncode == 1
     assert "::warning file=experiments/weather-inline.yaml" in strict.stdout
+
+
+def test_no_step_prints_a_workflow_command_from_the_pull_request(workspace: Path, tmp_path: Path) -> None:
+    """A file name and a value holding GitHub's older ``##[command]`` form (honoured anywhere in a line) and a path
+    input naming nothing: the SARIF step's log holds no command at all (processing is paused around it, with a
+    token no input can know), the Validate step's only commands are its own annotations."""
+    text = (workspace / "experiments" / "weather-inline.yaml").read_text()
+    (workspace / "experiments" / "##[error]x.yaml").write_text(
+        text.replace("name: weather-agent-smoke", "name: other") + '  schedule:\n    cron: "0 3 * * *"\n'
+        '    timezone: "##[error]forged"\n')
+    bin_dir = console_script(tmp_path / "bin")
+    inputs = {"paths": "experiments ##[warning]missing", "sarif-file": "reports/testbench.sarif"}
+    tokens = set()
+    for _ in range(2):
+        sarif = run_step("Write SARIF", inputs, workspace, bin_dir)
+        assert sarif.returncode == 0, sarif.stderr
+        out = sarif.stdout.splitlines()
+        assert len(out) == 2 and re.fullmatch(r"::stop-commands::kubectl-testbench-[0-9a-f]{32}", out[0]), out
+        token = out[0].removeprefix("::stop-commands::")
+        assert out[1] == f"::{token}::"
+        tokens.add(token)
+        assert "##[" not in sarif.stdout + sarif.stderr
+    assert len(tokens) == 2
+    doc = json.loads((workspace / "reports" / "testbench.sarif").read_text())
+    results = doc["runs"][0]["results"]
+    assert any(r["message"]["text"].startswith('spec.schedule.timezone: Invalid value: "##[error]forged"')
+               for r in results)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert {"experiments/%23%23%5Berror%5Dx.yaml", "%23%23%5Bwarning%5Dmissing"} <= uris
+    validate = run_step("Validate", inputs, workspace, bin_dir)
+    assert validate.returncode == 2  # the missing path is unreadable input
+    assert "##[" not in validate.stdout + validate.stderr
+    assert all(line.startswith(("::error file=", "::warning file=", "::notice file=")) or not line.startswith("::")
+               for line in validate.stdout.splitlines())
+    assert not any(line.lstrip().startswith("::") for line in validate.stderr.splitlines())

@@ -2,9 +2,11 @@
 
 GitHub's runner (actions/runner ``ActionCommand.TryParseV2``) trims leading whitespace from each log line
 and treats one starting with ``::`` as a workflow command: ``\\n::error …`` in a value forges an
-annotation, ``\\n::stop-commands::tok`` switches command processing off. Every output format is fed
+annotation, ``\\n::stop-commands::tok`` switches command processing off. Failing that, it looks for the
+older form ``##[command]`` anywhere in the line (``ActionCommand.TryParse``). Every output format is fed
 forged values and control characters here; the only lines allowed to start with ``::`` are the
-annotations ``-o github`` writes itself. JUnit must parse with both libxml2 (lxml) and expat.
+annotations ``-o github`` writes itself, and no line holds ``##[``. JUnit must parse with both libxml2
+(lxml) and expat.
 """
 
 from __future__ import annotations
@@ -13,17 +15,22 @@ import json
 import re
 import shutil
 import subprocess
+import tempfile
 import xml.etree.ElementTree as ET
 import xml.parsers.expat
 from pathlib import Path
+from typing import Any
 
+import hypothesis.strategies as st
 import pytest
 import yaml
+from hypothesis import HealthCheck, example, given, settings
 
 from tests.conftest import EXAMPLES, kubectl, run_process
 from tests.integrations.helpers import console_script, env_with_path
 
-FORGED = "x\n::error file=README.md,line=1::forged\r::stop-commands::tok\n  ::warning::indented"
+FORGED = ("x\n::error file=README.md,line=1::forged\r::stop-commands::tok\n  ::warning::indented"
+          " ##[error]legacy ##[set-output name=x;]y")
 CONTROL = "bell\x07 esc\x1b[31m nul-free\x0b vt\x0c ff\x85 nel\u2028 ls\u202e rlo\ufffe"
 EVIL = FORGED + CONTROL
 OUR_ANNOTATION = re.compile(r"^::(error|warning|notice) (file=[^,:\r\n]*,line=\d+,col=\d+,)?(file=[^,:\r\n]*,)?"
@@ -38,6 +45,8 @@ def assert_safe(text: str, annotations_allowed: int = 0, what: str = "", json_da
     only those are checked there (other characters are legal JSON string content, not log lines).
     """
     lines = re.split(r"\r\n|\r|\n", text)
+    legacy = [line for line in lines if "##[" in line]
+    assert not legacy, f"{what}: legacy workflow commands {legacy[:3]}"
     commands = [line for line in lines if line.lstrip().startswith("::")]
     assert len(commands) <= annotations_allowed, f"{what}: forged commands {commands[:3]}"
     for line in commands:
@@ -237,3 +246,125 @@ def test_kpt_prints_krm_results_without_forged_commands(tmp_path: Path) -> None:
     assert proc.returncode != 0
     assert "[error]" in proc.stderr
     assert_safe(proc.stdout + proc.stderr, 0, "kpt fn eval output")
+
+
+# --- property: any mix of command forms, line breaks and escapes, in values and file names ----------------------
+
+_PIECES = ["::", "::error::x", "##[", "##[error]x", "##[set-output name=y;]z", "#", "[", ":", "\n", "\r", "\r\n",
+           "\x1b[31m", "\x85", "\u2028", "\x07", " ", "  ", "a", ",", "%", "é"]
+hostile_text = st.lists(st.sampled_from(_PIECES), min_size=1, max_size=6).map("".join)
+file_stem = hostile_text.map(lambda text: text.replace("/", "_")[:60])
+LINE_PIECES = [p for p in _PIECES if p.isprintable()]
+hostile_line = st.lists(st.sampled_from(LINE_PIECES), min_size=1, max_size=6).map("".join).filter(str.strip)
+
+
+def _hostile_experiment(text: str, name: str) -> dict[str, Any]:
+    """A valid Experiment carrying ``text`` where any string goes: the prompt, the reference and an env value."""
+    doc: dict[str, Any] = yaml.safe_load((EXAMPLES / "experiments" / "weather-inline.yaml").read_text())
+    doc["metadata"]["name"] = name
+    step = doc["spec"]["dataset"]["inline"]["scenarios"][0]["steps"][0]
+    step["input"] = "prompt " + text
+    step["reference"]["topics"] = [text]
+    doc["spec"]["env"].append({"name": "NOTE", "value": text})
+    return doc
+
+
+def _broken_experiment(text: str, lines: list[str]) -> str:
+    """An invalid Experiment with ``text`` in every kind of field, a fixable finding, and ``lines`` as raw file lines
+    (a block scalar beside the fix, so that ``fix --diff`` shows them as context)."""
+    doc = _hostile_experiment(text, "broken")
+    doc["metadata"]["labels"] = {"team": text}
+    doc["spec"]["agentRef"]["name"] = text
+    doc["spec"]["unknown" + text] = text
+    doc["spec"]["dataset"]["inline"]["scenarios"][0]["steps"][0]["metrics"][0]["metricName"] = text
+    block = "".join(f"\n      {line}" for line in lines)  # |2-: a first line that starts with spaces keeps them
+    return (yaml.safe_dump(doc, sort_keys=False) + "  schedule:\n    cron: 0 3 * * *\n    timezone: |2-" + block
+            + "\n  trigger:\n    enabled: true\n    concurrencyPolicy: allow\n")
+
+
+def _cli(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    from click.testing import CliRunner
+
+    from kubectl_testbench.cli.main import cli
+
+    result = CliRunner().invoke(cli, args, prog_name="kubectl testbench", env=env)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(text=hostile_text, stem=file_stem, lines=st.lists(hostile_line, min_size=1, max_size=3))
+@example(text="::", stem="::", lines=[" ::", "::"])  # a first raw line that starts with a space (found once)
+def test_no_output_of_any_command_holds_a_workflow_command(text: str, stem: str, lines: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        exps = root / "exps"
+        exps.mkdir()
+        broken = exps / f"{stem}.yaml"
+        broken.write_text(_broken_experiment(text, lines))
+        ok_dir = root / "ok"
+        ok_dir.mkdir()
+        (ok_dir / f"{stem}-ok.yaml").write_text(yaml.safe_dump(_hostile_experiment(text, "ok"), sort_keys=False))
+        env = {"GITHUB_WORKSPACE": tmp, "GITHUB_STEP_SUMMARY": str(root / "summary.md")}
+        for fmt in ("text", "json", "github", "sarif", "junit"):
+            code, out, err = _cli(["validate", "-j", "1", "-o", fmt, str(exps), str(ok_dir)], env)
+            assert code == 1, err
+            ours = len([line for line in out.splitlines() if line.startswith("::")]) if fmt == "github" else 0
+            assert_safe(out, ours, f"validate -o {fmt}", json_data=fmt == "json")
+            assert_safe(err, 0, f"validate -o {fmt} stderr")
+        assert_safe((root / "summary.md").read_text(), 0, "job summary")
+        for fmt in ("yaml", "json"):
+            code, out, err = _cli(["render", "-j", "1", "-o", fmt, str(ok_dir)])
+            assert code == 0, err
+            assert_safe(out, 0, f"render -o {fmt}", json_data=fmt == "json")
+            assert_safe(err, 0, f"render -o {fmt} stderr")
+            assert (yaml.safe_load_all(out) if fmt == "yaml" else [json.loads(out)])  # still parses
+        assert _cli(["render", "-j", "1", str(ok_dir), "--output-dir", str(root / "out")])[0] == 0
+        tampered = next((root / "out").glob("configmap_*.yaml"))
+        tampered.write_text(tampered.read_text() + "".join(f"# {line}\n{line}\n" for line in lines))
+        code, out, err = _cli(["render", "-j", "1", str(ok_dir), "--output-dir", str(root / "out"), "--check"])
+        assert code == 1 and out, err
+        assert_safe(out, 0, "render --check diff")
+        assert_safe(err, 0, "render --check stderr")
+        code, out, err = _cli(["fix", "--diff", str(exps)])
+        assert "+    concurrencyPolicy: Allow" in out, err
+        assert_safe(out, 0, "fix --diff")
+        assert_safe(err, 0, "fix --diff stderr")
+        results = _results_with(root, text)
+        for fmt in ("table", "markdown", "junit", "json"):
+            code, out, err = _cli(["results", str(results), "-o", fmt])
+            assert out, err
+            assert_safe(out, 0, f"results -o {fmt}", json_data=fmt == "json")
+            assert_safe(err, 0, f"results -o {fmt} stderr")
+
+
+def _results_with(root: Path, text: str) -> Path:
+    doc = {"default_threshold": 0.9, "scenarios": [{"name": "scenario" + text, "steps": [{
+        "input": "input" + text, "metrics": [{"metric_name": "M" + text}],
+        "evaluations": [{"metric": {"metric_name": "M" + text}, "result": {"score": 0.1, "details": text}}]}]}]}
+    path = root / "evaluated_experiment.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_render_resolve_failures_carry_no_forged_command(tmp_path: Path) -> None:
+    """A workflow that does not resolve is named with the file it came from: a file name is user text."""
+    experiment = (EXAMPLES / "experiments" / "weather-inline.yaml").read_text()
+    (tmp_path / "##[error]e\n::error::x.yaml").write_text(experiment)
+    (tmp_path / "templates.yaml").write_text("apiVersion: testworkflows.testkube.io/v1\nkind: TestWorkflowTemplate\n"
+                                             "metadata: {name: unrelated, namespace: testkube}\n"
+                                             "spec: {steps: [{run: {image: x}}]}\n")
+    proc = run_process("render", "--resolve", "--templates", "templates.yaml", "--no-defaults", ".", cwd=tmp_path)
+    assert proc.returncode == 1
+    err = proc.stderr.decode()
+    assert err.startswith("./##\\x5berror]e\\n::error::x.yaml:4: error[render/resolve] TestWorkflow ")
+    assert_safe(err, 0, "render --resolve failures")
+
+
+def test_usage_errors_quote_arguments_safely(tmp_path: Path) -> None:
+    """click's own messages quote arguments (``Path '…' does not exist``); CI passes changed files as arguments."""
+    proc = run_process("render", "--resolve", "--templates", "##[error]t\n::error::y", "x", cwd=tmp_path)
+    assert proc.returncode == 2
+    err = proc.stderr.decode()
+    assert "Error: Invalid value for '--templates': Path '##\\x5berror]t" in err
+    assert_safe(err, 0, "usage error")

@@ -82,3 +82,9 @@ def test_dataset_text_is_escaped_and_cut_to_the_width() -> None:
     assert said("run", [f"Scenario '{exact}' started (id=1)", f"  Step: {longer}"]) == [
         f"  scenario 1: {exact}", "    step 1: " + "y" * (WIDTH - 1) + "…"]
     assert said("evaluate", ["  Metric '\x1b]0;x\x07' errored"]) == ["    \\x1b]0;x\\x07: errored (see the step's log)"]
+
+
+def test_scores_and_thresholds_are_escaped_like_names() -> None:
+    """Every part of a phase's line that is not ours is escaped: ``\\S+`` matches ``##[error]x`` too."""
+    assert said("evaluate", ["  Metric '##[group]M': score=##[error]x threshold=##[warning]y → pass"]) == [
+        "    ##\\x5bgroup]M: ##\\x5berror]x (threshold ##\\x5bwarning]y) pass"]
