@@ -72,8 +72,20 @@ def _url_template(ctx: click.Context, param: click.Parameter, value: str | None)
     return value
 
 
+def _namespace(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A namespace is a DNS-1123 label: it becomes part of every generated object's name and file name."""
+    from kubectl_testbench.k8snames import dns1123_label_error
+    from kubectl_testbench.safe_text import escape_controls
+
+    problem = dns1123_label_error(value) if value is not None else None
+    if problem is not None:
+        raise click.BadParameter(f"{escape_controls(value or '')!r}: {problem}")
+    return value
+
+
 _OPTIONS: tuple[Callable[[Any], Any], ...] = (
-    click.option("--testkube-namespace", default=None, help="Namespace of Testkube and its templates [testkube]."),
+    click.option("--testkube-namespace", default=None, callback=_namespace,
+                 help="Namespace of Testkube and its templates [testkube]."),
     click.option("--agent-url", default=None, metavar="TEMPLATE", callback=_url_template,
                  help="Agent URL; {name}, {namespace}, {port} are filled in [http://{name}.{namespace}:{port}]."),
     click.option("--agent-port", type=click.IntRange(1, 65535), default=None, help="Agent service port [8000]."),

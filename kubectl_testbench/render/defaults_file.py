@@ -57,7 +57,9 @@ def _validator() -> Any:
 def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
     """Schema findings for one RenderDefaults document, located in its file."""
     # only a defaults file that exists needs it
+    from kubectl_testbench.k8snames import dns1123_label_error
     from kubectl_testbench.render.settings import PLACEHOLDER_HINT, template_problem
+    from kubectl_testbench.validate.schema import show
 
     errors, _ = _validator().validate(doc)
     out = []
@@ -68,6 +70,13 @@ def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
     spec: dict[str, Any] = doc["spec"] if isinstance(doc.get("spec"), dict) else {}
     gateway: dict[str, Any] = spec["aiGateway"] if isinstance(spec.get("aiGateway"), dict) else {}
     templates = ((("spec", "agentUrl"), spec.get("agentUrl")), (("spec", "aiGateway", "url"), gateway.get("url")))
+    namespace = spec.get("testkubeNamespace")
+    problem = dns1123_label_error(namespace) if isinstance(namespace, str) else None
+    if problem is not None and not any(err.path == ("spec", "testkubeNamespace") for err in errors):
+        line, col = locate(doc, ("spec", "testkubeNamespace")) or (0, 0)
+        out.append(Diagnostic("semantic/dns-label", Severity.ERROR, f"Invalid value: {show(namespace)}: {problem}",
+                              file, line, col, "spec.testkubeNamespace", "a namespace is a DNS-1123 label",
+                              DEFAULTS_KIND))
     for at, template in templates:
         problem = template_problem(template) if isinstance(template, str) else None
         if problem is not None and not any(err.path == at for err in errors):
