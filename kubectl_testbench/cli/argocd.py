@@ -9,7 +9,7 @@ from types import FrameType
 
 import click
 
-from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_USAGE, fail
+from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_USAGE, fail, limits_from, limits_options
 
 DEADLINE_MARGIN = 5.0
 """Seconds we keep in hand before Argo CD's own timeout, to fail with a message instead of being killed."""
@@ -26,7 +26,8 @@ def argocd() -> None:
 
 
 @argocd.command()
-def generate() -> None:
+@limits_options
+def generate(max_file_mib: int, max_depth: int, max_nodes: int) -> None:
     """Print the Application's manifests, with its Experiments compiled, to stdout.
 
     Every manifest under the path is passed through unchanged; each Experiment is replaced by its
@@ -35,7 +36,8 @@ def generate() -> None:
     Experiments without one), ARGOCD_APP_PARAMETERS or PARAM_* (the plugin parameters), ARGOCD_ENV_*
     (plugin env; parameters win), ARGOCD_EXEC_TIMEOUT and KUBECTL_TESTBENCH_RPC_TIMEOUT.
     Exit codes: 0 rendered, 1 invalid Experiments or nothing to emit, 2 bad parameters, unreadable
-    input, a Helm chart or a failed kustomize build, 3 internal error or out of time.
+    input (or input over a limit: raise it with the options in plugin.yaml's command), a Helm chart or a
+    failed kustomize build, 3 internal error or out of time.
     """
     from kubectl_testbench.integrations.argocd import ParameterError, settings_from_env, time_limit
     from kubectl_testbench.integrations.argocd_app import AppError
@@ -55,7 +57,8 @@ def generate() -> None:
     budget = max(1.0, limit - DEADLINE_MARGIN)
     _arm_deadline(budget)
     try:
-        app = generate_app(settings.paths, settings.flags, settings.defaults_file, settings.strict, timeout=budget)
+        app = generate_app(settings.paths, settings.flags, settings.defaults_file, settings.strict, timeout=budget,
+                           limits=limits_from(max_file_mib, max_depth, max_nodes))
     except _DeadlineExceeded:
         fail(f"generating did not finish within {budget:g} s (Argo CD allows {limit:g} s: the smaller of "
              "ARGOCD_EXEC_TIMEOUT and the repo-server timeout): split the Application, or raise both "

@@ -437,6 +437,57 @@ def test_plain_directory_manifests_pass_through_as_written(tmp_path: Path, bin_d
     assert "(3 compiled from 2 Experiments, 3 passed through)" in proc.stderr
 
 
+OTHERS: list[dict[str, Any]] = [
+    {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "key"}, "stringData": {"k": "v"}},
+    {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}, "data": {"k": "v"}},
+    {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "agent"}},
+]
+
+
+def _stream(layout: str) -> str:
+    """An Experiment and three other objects in one file, written the ways kubectl reads such a file."""
+    docs = [yaml.safe_load(NO_NAMESPACE), *OTHERS]
+    if layout == "json-lines":
+        return "".join(json.dumps(d) + "\n" for d in docs)
+    if layout == "json-concatenated":  # kubectl's JSON decoder needs no separator between values
+        return "".join(json.dumps(d) for d in docs)
+    if layout == "json-pretty":
+        return "\n".join(json.dumps(d, indent=2) for d in docs)
+    return yaml.safe_dump_all(docs, sort_keys=False)
+
+
+@pytest.mark.parametrize(("name", "layout"), [("stream.json", "json-lines"), ("stream.json", "json-concatenated"),
+                                              ("stream.json", "json-pretty"), ("stream.yaml", "yaml")])
+def test_every_object_of_a_stream_is_compiled_or_passed_through(tmp_path: Path, bin_dir: Path, name: str,
+                                                                layout: str) -> None:
+    """As validate and kubectl read them: a JSON stream is every value, not its first one (Argo CD would prune
+    the others)."""
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / name).write_text(_stream(layout))
+    validated = run_cli("validate", str(app / name))
+    assert "(3 other documents skipped)" in validated.output
+    proc = run_generate(app, argocd_env(bin_dir))
+    assert proc.returncode == 0, proc.stderr
+    docs = manifests_only(proc.stdout)
+    assert sorted((d["kind"], d["metadata"]["name"]) for d in docs) == [
+        ("ConfigMap", "settings"), ("Secret", "key"), ("ServiceAccount", "agent"),
+        ("TestWorkflow", "smoke-team-a-workflow")]
+    assert {d["kind"]: d for d in docs if d["kind"] != "TestWorkflow"} == {d["kind"]: d for d in OTHERS}
+    assert "1 compiled from 1 Experiments, 3 passed through" in proc.stderr
+
+
+def test_a_json_array_is_refused_as_kubectl_refuses_it(tmp_path: Path, bin_dir: Path) -> None:
+    """A file starting with '[' is YAML to kubectl: one document holding a list, not an object (kubectl apply:
+    cannot unmarshal array). Nothing is generated rather than some of it."""
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "array.json").write_text(json.dumps([yaml.safe_load(NO_NAMESPACE), *OTHERS]))
+    proc = run_generate(app, argocd_env(bin_dir))
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "array.json:1:1: error[yaml/not-an-object]" in proc.stderr
+
+
 def test_a_rendered_copy_in_the_path_is_kept_once_and_a_stale_one_is_refused(tmp_path: Path, bin_dir: Path) -> None:
     app = tmp_path / "app"
     app.mkdir()
