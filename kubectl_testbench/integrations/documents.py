@@ -17,7 +17,9 @@ not start with ``{``), which kubectl refuses as not an object, and so does ``val
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,9 +72,42 @@ def read_documents(text: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[Docum
         yield from _yaml_stream(text, limits)
 
 
+RECURSION_PER_LEVEL = 8
+"""Python frames per nesting level that handling a document costs downstream: load.positions.plain takes two,
+copy.deepcopy two, ruamel.yaml (pure Python, the KRM function's writer) about four in its composer and
+representer. Python's default limit of 1,000 frames ended ruamel at 247 levels, below the 256 --max-depth
+lets through."""
+RECURSION_CEILING = 20_000
+"""The most frames :func:`room_for` allows (measured: 19,000 levels of json.dumps and copy.deepcopy stay within
+the main thread's 8 MiB C stack). Deeper input than that allows (--max-depth raised past ~2,400) ends in a
+RecursionError, which :func:`read_documents` and the commands report as a problem, never a traceback."""
+
+
+@contextmanager
+def room_for(limits: Limits) -> Iterator[None]:
+    """Python's recursion limit raised for the nesting depth ``limits`` lets through, restored afterwards."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, min(RECURSION_CEILING, 1000 + RECURSION_PER_LEVEL * limits.max_depth)))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
+
+
+def _plain(data: Any, limits: Limits, start_line: int) -> Any:
+    """``data`` as plain dicts and lists, or a :class:`Problem` when it is nested deeper than Python can copy."""
+    from kubectl_testbench.load.positions import plain
+
+    try:
+        with room_for(limits):
+            return plain(data)
+    except RecursionError:
+        return Problem("yaml/too-deep", f"nested too deeply to be processed (--max-depth {limits.max_depth} let it "
+                       "through): lower --max-depth to have it refused where it nests", (start_line + 1, 1))
+
+
 def _yaml_stream(text: str, limits: Limits) -> Iterator[Document | Problem]:
     from kubectl_testbench.load.builder import build
-    from kubectl_testbench.load.positions import plain
     from kubectl_testbench.load.split import split_documents
 
     for chunk in split_documents(text):
@@ -84,13 +119,13 @@ def _yaml_stream(text: str, limits: Limits) -> Iterator[Document | Problem]:
         if built.error is not None:
             yield Problem(built.error.rule, built.error.message, built.error.mark)
         elif not built.empty:
-            yield Document(plain(built.data), chunk.start_line, chunk.text)
+            data = _plain(built.data, limits, chunk.start_line)
+            yield data if isinstance(data, Problem) else Document(data, chunk.start_line, chunk.text)
 
 
 def _json_stream(text: str, limits: Limits) -> Iterator[Document | Problem]:
     """The C decoder first (plain values, no positions); the positional reader only when it cannot decide."""
     from kubectl_testbench.load.jsonread import read_fast, read_stream
-    from kubectl_testbench.load.positions import plain
 
     fast = read_fast(text, limits)
     if fast is not None:
@@ -101,4 +136,5 @@ def _json_stream(text: str, limits: Limits) -> Iterator[Document | Problem]:
             yield Problem(doc.error.rule, doc.error.message, doc.error.mark)
             return
         if doc.data is not None:
-            yield Document(plain(doc.data), doc.start_line, None)
+            data = _plain(doc.data, limits, doc.start_line)
+            yield data if isinstance(data, Problem) else Document(data, doc.start_line, None)
