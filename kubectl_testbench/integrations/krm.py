@@ -50,7 +50,9 @@ BOOKKEEPING = ("config.kubernetes.io/", "internal.config.kubernetes.io/", "confi
 MODES = ("render", "validate")
 BOOLEAN_KEYS = ("include-experiment", "argocd-sync-waves", "strict")
 PORT_KEYS = ("agent-port", "ai-gateway-port")
-TEXT_KEYS = ("namespace", "testkube-namespace", "agent-url", "ai-gateway-url")
+NAMESPACE_KEYS = ("namespace", "testkube-namespace")
+"""Values that become metadata.namespace of rendered objects and part of their file names (path annotations)."""
+TEXT_KEYS = (*NAMESPACE_KEYS, "agent-url", "ai-gateway-url")
 CONFIG_KEYS = ("mode", *TEXT_KEYS, *PORT_KEYS, *BOOLEAN_KEYS)
 _TRUE = ("true", "1", "yes")
 _FALSE = ("false", "0", "no")
@@ -113,6 +115,14 @@ class Config:
     flags: Flags = field(default_factory=Flags)
     strict: bool = False
     defaults: Defaults | None = None
+
+
+def namespace_problem(value: str) -> str | None:
+    """Why a configured namespace cannot be used (not a DNS-1123 label, as the API server requires), or None."""
+    from kubectl_testbench.k8snames import dns1123_label_error
+
+    problem = dns1123_label_error(value) if value else None
+    return None if problem is None else f"is not a valid namespace: {problem}"
 
 
 def resource_ref(obj: dict[str, Any]) -> dict[str, str]:
@@ -209,6 +219,11 @@ def parse_config(function_config: Any) -> tuple[Config, list[Result]]:
         problem = template_problem(values[key]) if values.get(key) else None
         if problem is not None:
             bad(key, f"{key} {values[key]!r}: {problem}")
+    for key in NAMESPACE_KEYS:
+        problem = namespace_problem(values.get(key) or "")
+        if problem is not None:
+            bad(key, f"{key} {values[key]!r} {problem}")
+            values[key] = ""  # never into names or config.kubernetes.io/path: '../x' would leave the package
     flags = Flags(namespace=values.get("namespace") or "default",
                   testkube_namespace=values.get("testkube-namespace") or None,
                   agent_url=values.get("agent-url") or None, agent_port=ports["agent-port"],
@@ -229,6 +244,11 @@ def read_defaults(doc: dict[str, Any]) -> tuple[Defaults | None, list[Result]]:
         return None, [Result(d.message, "error", doc, d.path, path, index, d.rule) for d in findings]
     spec = clean.get("spec") if isinstance(clean.get("spec"), dict) else {}
     assert isinstance(spec, dict)
+    namespace = spec.get("testkubeNamespace")
+    problem = namespace_problem(namespace) if isinstance(namespace, str) else None
+    if problem is not None:  # it becomes part of file names in config.kubernetes.io/path
+        return None, [Result(f"testkubeNamespace {namespace!r} {problem}", "error", doc, "spec.testkubeNamespace",
+                             path, index, "krm/config")]
     return Defaults.from_spec(spec, path or DEFAULTS_KIND), []
 
 

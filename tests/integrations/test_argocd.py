@@ -629,6 +629,18 @@ def test_parameter_problems_are_collected() -> None:
         settings_from_env({"ARGOCD_APP_PARAMETERS": "[{"})
 
 
+def test_a_testkube_namespace_that_is_no_dns_label_is_a_parameter_problem(tmp_path: Path) -> None:
+    """It becomes metadata.namespace of every TestWorkflow: Argo CD would fail the sync on each of them."""
+    for env in ({"ARGOCD_ENV_TESTKUBE_NAMESPACE": "../x"},
+                {"ARGOCD_APP_PARAMETERS": json.dumps([{"name": "testkube-namespace", "string": "../x"}])}):
+        with pytest.raises(ParameterError) as err:
+            settings_from_env(env, str(tmp_path))
+        assert err.value.problems == [
+            "parameter 'testkube-namespace': '../x' is not a valid namespace: a lowercase RFC 1123 label must consist "
+            "of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character "
+            "(e.g. 'my-name')"]
+
+
 def test_settings_from_env_defaults_and_env(tmp_path: Path) -> None:
     (tmp_path / "exps").mkdir()
     settings = settings_from_env({"ARGOCD_APP_NAMESPACE": "ns1", "ARGOCD_ENV_AGENT_PORT": "9000",

@@ -194,6 +194,35 @@ def test_bad_function_config_is_reported_on_the_config() -> None:
                for r in out["results"] if r["severity"] == "error")
 
 
+@pytest.mark.parametrize("value", ["../x", "a/b", "Testkube", "x" * 64, "-tk", "t k", "tk\x1b[31m"])
+def test_a_namespace_that_is_no_dns_label_is_refused_not_written_into_paths(value: str) -> None:
+    """Namespaces become the objects' metadata.namespace and part of the file names in config.kubernetes.io/path,
+    where '../x' would place a rendered object outside the package."""
+    for key in ("testkube-namespace", "namespace"):
+        code, out, err = run_krm(resource_list(NAMESPACE, EXPERIMENT, data={key: value}))
+        assert code == 1
+        (error,) = [r for r in out["results"] if r["severity"] == "error"]
+        assert error["field"] == {"path": f"data.{key}"} and error["tags"] == {"rule": "krm/config"}
+        assert error["message"].startswith(f"{key} {value!r} is not a valid namespace: ")
+        assert f"error[krm/config] ConfigMap cfg data.{key}: {key} " in err
+        paths = [i["metadata"].get("annotations", {}).get(PATH_KEY, "") for i in out["items"]]
+        assert not any(".." in p or p.count("/") > 1 for p in paths), paths
+        assert all(i["metadata"].get("namespace") != value for i in out["items"])
+
+
+def test_a_render_defaults_testkube_namespace_that_is_no_dns_label_is_refused() -> None:
+    defaults = {"apiVersion": "testbench.agentic-layer.ai/v1alpha1", "kind": "RenderDefaults",
+                "metadata": {"name": "d"}, "spec": {"testkubeNamespace": "../../../../x"}}
+    for text in (resource_list(EXPERIMENT, functionConfig=defaults), resource_list(defaults, EXPERIMENT)):
+        code, out, _ = run_krm(text)
+        assert code == 1
+        (error,) = [r for r in out["results"] if r["severity"] == "error"]
+        assert error["field"] == {"path": "spec.testkubeNamespace"}
+        assert error["message"].startswith("testkubeNamespace '../../../../x' is not a valid namespace: ")
+        paths = [i["metadata"].get("annotations", {}).get(PATH_KEY, "") for i in out["items"]]
+        assert not any(".." in p for p in paths), paths
+
+
 def test_a_rendered_object_that_collides_with_an_item_is_an_error() -> None:
     existing = {"apiVersion": "testworkflows.testkube.io/v1", "kind": "TestWorkflow",
                 "metadata": {"name": "docs-rag-knowledge-workflow", "namespace": "testkube"}, "spec": {}}
