@@ -32,7 +32,7 @@ from kubectl_testbench.integrations.argocd import (
 from kubectl_testbench.layout import TESTKUBE_NAMESPACE
 from kubectl_testbench.render.settings import DEFAULT_AGENT_PORT, DEFAULT_GATEWAY_PORT
 from tests.conftest import EXAMPLES, ROOT, kubectl, run_cli
-from tests.integrations.helpers import console_script, env_with_path
+from tests.integrations.helpers import console_script, env_with_path, run_bounded
 
 PLUGIN = ROOT / "integrations" / "argocd" / "plugin.yaml"
 MARKER = ".testbench.yaml"
@@ -486,6 +486,43 @@ def test_a_json_array_is_refused_as_kubectl_refuses_it(tmp_path: Path, bin_dir: 
     proc = run_generate(app, argocd_env(bin_dir))
     assert proc.returncode == 1 and proc.stdout == ""
     assert "array.json:1:1: error[yaml/not-an-object]" in proc.stderr
+
+
+def test_a_file_nested_100k_levels_deep_is_a_located_error_within_budget(tmp_path: Path, bin_dir: Path) -> None:
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "exp.yaml").write_text(NO_NAMESPACE)
+    (app / "deep.json").write_text('{"a":' * 100_000 + "1" + "}" * 100_000)
+    (app / "deep.yaml").write_text("[" * 100_000 + "]" * 100_000)
+    proc = run_bounded("argocd", "generate", cwd=app, env=argocd_env(bin_dir))
+    stderr = proc.stderr.decode()
+    assert proc.returncode == 2 and proc.stdout == b"", stderr
+    assert stderr.startswith("./deep.json:1:1281: error[yaml/too-deep] nesting deeper than 256 levels (raise with "
+                             "--max-depth)\n./deep.yaml:1:257: error[yaml/too-deep] nesting deeper than 256 levels")
+    assert "Traceback" not in stderr
+
+
+def _alias_experiment() -> str:
+    """A valid 1 MiB Experiment whose first step's input is an anchor on 1 MiB of text that 1,000 more steps
+    alias: 1 GiB of text once expanded."""
+    step = "            - input: {text}\n              metrics: [{{metricName: AgentGoalAccuracyWithoutReference}}]\n"
+    steps = step.format(text="&big " + "x" * (1024 * 1024)) + step.format(text="*big") * 1000
+    return NO_NAMESPACE.replace("  dataset:\n    url: https://datasets.example.com/smoke/experiment.json\n",
+                                "  dataset:\n    inline:\n      llmAsAJudgeModel: gpt-4o-mini\n      scenarios:\n"
+                                "        - name: S\n          steps:\n" + steps)
+
+
+@pytest.mark.xfail(strict=True, reason="needs the bound on the bytes an alias brings in, which another change adds "
+                                       "to kubectl_testbench/load/builder.py; generate reads through that builder "
+                                       "(today the validator expands it: 2 GiB, 4 s of CPU)")
+def test_an_alias_that_expands_to_a_gibibyte_fails_fast_with_the_alias_limit(tmp_path: Path, bin_dir: Path) -> None:
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "exp.yaml").write_text(_alias_experiment())
+    assert (app / "exp.yaml").read_text().count("*big") == 1000
+    proc = run_bounded("argocd", "generate", cwd=app, env=argocd_env(bin_dir))
+    assert proc.returncode == 2 and proc.stdout == b"", proc.stderr[-2000:]
+    assert "./exp.yaml:" in proc.stderr.decode() and "error[yaml/alias-limit]" in proc.stderr.decode()
 
 
 def test_a_rendered_copy_in_the_path_is_kept_once_and_a_stale_one_is_refused(tmp_path: Path, bin_dir: Path) -> None:
