@@ -94,13 +94,17 @@ def krm(config: str | None, max_file_mib: int, max_depth: int, max_nodes: int) -
 
 
 def _read_config(path: str, limits: Limits) -> object:
+    """The exec plugin's config file, read like stdin (within the limits); any problem is a usage error."""
     from kubectl_testbench.integrations.krm import InputError, load_documents
+    from kubectl_testbench.load.decode import DecodeError, decode
+    from kubectl_testbench.load.sources import Source, SourceError, read_bytes
 
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            docs = load_documents(handle.read(), limits, label=path)
-    except OSError as err:
-        fail(f"cannot read {path}: {err.strerror or err}", EXIT_USAGE)
-    except (InputError, UnicodeDecodeError) as err:
+        docs = load_documents(decode(read_bytes(Source(path), limits)), limits, label=path)
+    except SourceError as err:
+        fail(f"cannot read {path}: {err.message}", EXIT_USAGE)
+    except DecodeError as err:
+        fail(f"{path}:{err.mark[0]}:{err.mark[1]}: {err.message}", EXIT_USAGE)
+    except InputError as err:
         fail(str(err), EXIT_USAGE)
     return docs[0] if docs else None

@@ -281,6 +281,14 @@ def test_an_exec_plugin_stream_nested_too_deeply_is_refused_on_stderr(tmp_path: 
                                     "(raise with --max-depth)\n")
 
 
+def test_an_exec_plugin_config_nested_too_deeply_is_a_located_usage_error(tmp_path: Path) -> None:
+    config = tmp_path / "render.yaml"
+    config.write_text("apiVersion: v1\nkind: ConfigMap\ndata: " + _nested(100_000))
+    proc = run_bounded("krm", str(config), input=b"kind: Thing\n")
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert proc.stderr.decode() == (f"error: {config}:3:262: nesting deeper than 256 levels (raise with --max-depth)\n")
+
+
 def test_an_item_nested_as_deep_as_the_limit_allows_is_written_back() -> None:
     """ruamel.yaml, which writes the list back with its comments, recursed past Python's 1,000 frames at 248
     levels: an item the reader let through ended in an internal error."""
