@@ -90,9 +90,10 @@ class ExperimentLanguageServer(LanguageServer):
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Serve on stdio with our reading loop (lsp.stdio), which bounds message sizes and answers malformed
         requests, instead of pygls' own."""
-        from kubectl_testbench.lsp.stdio import serve_stdio
+        from kubectl_testbench.lsp.stdio import message_limit, serve_stdio
 
-        serve_stdio(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
+        serve_stdio(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer,
+                    message_limit(self.settings.limits.max_file_bytes))
 
     def located(self, doc: Document) -> tuple[str, str | None]:
         """The path the engine reports ``doc`` under (its file, else its URI) and the workspace folder holding

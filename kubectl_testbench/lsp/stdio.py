@@ -6,8 +6,8 @@ without a bound; and a body that is not JSON, not a JSON-RPC 2.0 message, or who
 method's type is logged and dropped, so the client waits forever for the answer to its request. This loop
 replaces it (``ExperimentLanguageServer.start_io``) and hands pygls only messages it can structure:
 
-* a body larger than :data:`MAX_MESSAGE_BYTES` is refused before it is read, then skipped in chunks, so the
-  stream stays in step and the next message is served;
+* a body larger than :data:`MAX_MESSAGE_BYTES` (or four times ``--max-file-size``) is refused before it is
+  read, then skipped in chunks, so the stream stays in step and the next message is served;
 * a body that is not UTF-8 JSON gets ParseError (-32700), a message that is not a JSON-RPC 2.0 request,
   notification or response InvalidRequest (-32600), a request whose params do not fit its method
   InvalidParams (-32602). Where the id cannot be read the answer has id null, as JSON-RPC 2.0 asks;
@@ -33,7 +33,8 @@ log = logging.getLogger("kubectl_testbench.lsp")
 MiB = 1024 * 1024
 MAX_MESSAGE_BYTES = 64 * MiB
 """The largest message body the server reads: four times the largest file validate reads by default (16 MiB),
-which a client sends JSON-escaped inside a didOpen, with room to spare."""
+which a client sends JSON-escaped inside a didOpen, with room to spare. ``--max-file-size`` raises it (to four
+times the file size): :func:`message_limit`."""
 MAX_HEADER_LINE = 8 * 1024
 """Header lines are read in pieces of at most this many bytes, so a line without an end cannot fill memory."""
 CHUNK = MiB
@@ -43,11 +44,17 @@ MsgId = int | str | None
 Read = Callable[[int], Awaitable[bytes]]
 
 
-def serve_stdio(server: JsonRPCServer, stdin: BinaryIO, stdout: BinaryIO) -> None:
-    """Serve ``server`` on the streams until the input ends or the client says exit."""
+def message_limit(max_file_bytes: int) -> int:
+    """The largest body read when files up to ``max_file_bytes`` are validated."""
+    return max(MAX_MESSAGE_BYTES, 4 * max_file_bytes)
+
+
+def serve_stdio(server: JsonRPCServer, stdin: BinaryIO, stdout: BinaryIO, limit: int = MAX_MESSAGE_BYTES) -> None:
+    """Serve ``server`` on the streams until the input ends or the client says exit; bodies over ``limit`` bytes
+    are refused."""
     server.protocol.set_writer(StdoutWriter(stdout))
     try:
-        asyncio.run(_serve(stdin, server.protocol, server.thread_pool))
+        asyncio.run(_serve(stdin, server.protocol, server.thread_pool, limit))
     except BrokenPipeError:
         log.error("the client closed the connection")
     except (KeyboardInterrupt, SystemExit):  # pygls' exit handler ends the process with sys.exit
@@ -56,7 +63,7 @@ def serve_stdio(server: JsonRPCServer, stdin: BinaryIO, stdout: BinaryIO) -> Non
         server.shutdown()  # type: ignore[no-untyped-call]  # pygls leaves it unannotated
 
 
-async def _serve(stdin: BinaryIO, protocol: JsonRPCProtocol, pool: Executor) -> None:
+async def _serve(stdin: BinaryIO, protocol: JsonRPCProtocol, pool: Executor, limit: int) -> None:
     loop = asyncio.get_running_loop()
 
     def readline(limit: int) -> Awaitable[bytes]:  # blocking reads on a worker: the event loop keeps serving
@@ -72,9 +79,9 @@ async def _serve(stdin: BinaryIO, protocol: JsonRPCProtocol, pool: Executor) -> 
         if length is None:
             refuse(protocol, None, JsonRpcInvalidRequest.CODE, "a message without a valid Content-Length header")
             continue
-        if length > MAX_MESSAGE_BYTES:
+        if length > limit:
             refuse(protocol, None, JsonRpcInvalidRequest.CODE, f"a message of {length} bytes is over the "
-                   f"{MAX_MESSAGE_BYTES // MiB} MiB limit: it is skipped")
+                   f"{limit // MiB} MiB limit: it is skipped")
             if not await _skip(read, length):
                 return
             continue

@@ -323,3 +323,12 @@ def test_a_malformed_request_is_answered_with_an_error_and_the_server_keeps_serv
     _still_serving(server)
     exit_code, log = server.finish(shutdown=True)
     assert exit_code == 0, log
+
+
+def test_the_message_limit_grows_with_the_file_size_limit() -> None:
+    """A raised --max-file-size must not be undone by the message limit: a didOpen carries the file JSON-escaped."""
+    from kubectl_testbench.lsp.stdio import MAX_MESSAGE_BYTES, message_limit
+
+    assert message_limit(0) == MAX_MESSAGE_BYTES
+    assert message_limit(16 * MiB) == message_limit(1 * MiB) == 64 * MiB
+    assert message_limit(40 * MiB) == 160 * MiB
