@@ -9,7 +9,7 @@ from types import FrameType
 
 import click
 
-from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_USAGE, fail
+from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_USAGE, fail, limits_from, limits_options
 
 DEADLINE_MARGIN = 5.0
 """Seconds we keep in hand before Argo CD's own timeout, to fail with a message instead of being killed."""
@@ -26,7 +26,8 @@ def argocd() -> None:
 
 
 @argocd.command()
-def generate() -> None:
+@limits_options
+def generate(max_file_mib: int, max_depth: int, max_nodes: int) -> None:
     """Print the Application's manifests, with its Experiments compiled, to stdout.
 
     Every manifest under the path is passed through unchanged; each Experiment is replaced by its
@@ -35,11 +36,13 @@ def generate() -> None:
     Experiments without one), ARGOCD_APP_PARAMETERS or PARAM_* (the plugin parameters), ARGOCD_ENV_*
     (plugin env; parameters win), ARGOCD_EXEC_TIMEOUT and KUBECTL_TESTBENCH_RPC_TIMEOUT.
     Exit codes: 0 rendered, 1 invalid Experiments or nothing to emit, 2 bad parameters, unreadable
-    input, a Helm chart or a failed kustomize build, 3 internal error or out of time.
+    input (or input over a limit: raise it with the options in plugin.yaml's command), a Helm chart or a
+    failed kustomize build, 3 internal error or out of time.
     """
     from kubectl_testbench.integrations.argocd import ParameterError, settings_from_env, time_limit
     from kubectl_testbench.integrations.argocd_app import AppError
     from kubectl_testbench.integrations.argocd_app import generate as generate_app
+    from kubectl_testbench.integrations.documents import room_for
     from kubectl_testbench.safe_text import escape_controls
     from kubectl_testbench.validate.report import text_line
 
@@ -53,9 +56,15 @@ def generate() -> None:
         click.echo(f"warning: {escape_controls(warning)}", err=True)
     limit = time_limit(os.environ)
     budget = max(1.0, limit - DEADLINE_MARGIN)
+    limits = limits_from(max_file_mib, max_depth, max_nodes)
     _arm_deadline(budget)
     try:
-        app = generate_app(settings.paths, settings.flags, settings.defaults_file, settings.strict, timeout=budget)
+        with room_for(limits):
+            app = generate_app(settings.paths, settings.flags, settings.defaults_file, settings.strict,
+                               timeout=budget, limits=limits)
+    except RecursionError:  # deeper than room_for's ceiling: only with --max-depth raised past ~2,400
+        fail(f"an input is nested too deeply to be processed (--max-depth {max_depth} let it through): lower "
+             "--max-depth to have it refused where it nests", EXIT_USAGE)
     except _DeadlineExceeded:
         fail(f"generating did not finish within {budget:g} s (Argo CD allows {limit:g} s: the smaller of "
              "ARGOCD_EXEC_TIMEOUT and the repo-server timeout): split the Application, or raise both "
@@ -90,17 +99,27 @@ def generate() -> None:
 
 @argocd.command()
 @click.argument("directory", default=".", type=click.Path(file_okay=False))
-def discover(directory: str) -> None:
+@limits_options
+def discover(directory: str, max_file_mib: int, max_depth: int, max_nodes: int) -> None:
     """Print the directories under DIRECTORY that hold Experiments, one per line.
 
     A helper for setting the plugin up: plugin.yaml claims only Applications whose path has a
     .testbench.yaml file (Argo CD's discover.fileName), and this lists the candidates. Only files
-    that mention testbench.agentic-layer.ai are parsed, so it stays fast on large repositories.
-    Always exits 0; unreadable files are skipped.
+    that mention testbench.agentic-layer.ai are read, so it stays fast on large repositories.
+    Always exits 0; a file of ours that cannot be read gets a warning on stderr (its directory is
+    listed when a line reads kind: Experiment, so that generate reports the problem).
     """
     from kubectl_testbench.integrations.discover import experiment_dirs
+    from kubectl_testbench.integrations.documents import Problem
+    from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
+    from kubectl_testbench.validate.report import text_line
 
-    for found in experiment_dirs(directory):
+    def unreadable(path: str, problem: Problem) -> None:
+        line, col = problem.mark
+        click.echo(text_line(Diagnostic(problem.rule, Severity.WARNING, problem.message, path, line, col)), err=True,
+                   nl=False)
+
+    for found in experiment_dirs(directory, limits_from(max_file_mib, max_depth, max_nodes), unreadable):
         click.echo(found)
 
 

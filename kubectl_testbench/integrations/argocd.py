@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from kubectl_testbench.k8snames import dns1123_label_error
 from kubectl_testbench.render.settings import Flags, template_problem
 
 
@@ -247,6 +248,10 @@ def settings_from_env(env: Mapping[str, str], app_dir: str = ".") -> Settings:
         include_experiment=boolean("include-experiment"),
         argocd_sync_waves=sync_waves,
     )
+    namespace_error = dns1123_label_error(flags.testkube_namespace) if flags.testkube_namespace else None
+    if namespace_error is not None:
+        problems.append(f"parameter 'testkube-namespace': {flags.testkube_namespace!r} is not a valid namespace: "
+                        f"{namespace_error}")
     for name, template in (("agent-url", flags.agent_url), ("ai-gateway-url", flags.gateway_url)):
         problem = template_problem(template) if template is not None else None
         if problem is not None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_testbench.emit.order import sort_key
+from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.sources import Source, SourceError, expand
 from kubectl_testbench.model.constants import GROUP
 from kubectl_testbench.render.settings import Defaults, Flags
@@ -122,8 +123,10 @@ def helm_refusal(chart: str) -> AppError:
 
 
 def generate(paths: Iterable[str], flags: Flags, defaults_file: str | None = None, strict: bool = False,
-             timeout: float | None = None, runner: Runner | None = None) -> AppRender:
-    """Every manifest under ``paths`` (relative to the working directory, the Application's path)."""
+             timeout: float | None = None, runner: Runner | None = None,
+             limits: Limits = DEFAULT_LIMITS) -> AppRender:
+    """Every manifest under ``paths`` (relative to the working directory, the Application's path); every file
+    and document is read within ``limits``."""
     out = AppRender()
     run = runner or run_kustomize
     for path in paths:
@@ -136,10 +139,10 @@ def generate(paths: Iterable[str], flags: Flags, defaults_file: str | None = Non
                 out.built.append(" ".join(_short(command)))
                 label = f"kustomize build {path}"
                 _take(out, text, label, _defaults(defaults_file, os.path.join(path, "kustomization.yaml"), path),
-                      flags, strict, json_source=False)
+                      flags, strict, json_source=False, limits=limits)
                 continue
         for item in expand([path]):
-            _take_source(out, item, flags, defaults_file, strict)
+            _take_source(out, item, flags, defaults_file, strict, limits)
     clashes = find_clashes(out.identities, flags.namespace)
     out.problems.extend(clashes.diagnostics)
     out.counts.errors += len(clashes.diagnostics)
@@ -151,9 +154,8 @@ def generate(paths: Iterable[str], flags: Flags, defaults_file: str | None = Non
 
 
 def _take_source(out: AppRender, item: Source | SourceError, flags: Flags, defaults_file: str | None,
-                 strict: bool) -> None:
+                 strict: bool, limits: Limits) -> None:
     from kubectl_testbench.load.decode import DecodeError, decode
-    from kubectl_testbench.load.limits import DEFAULT_LIMITS
     from kubectl_testbench.load.sources import read_bytes
 
     if isinstance(item, SourceError):
@@ -163,7 +165,7 @@ def _take_source(out: AppRender, item: Source | SourceError, flags: Flags, defau
     if name == HELM_CHART:
         raise helm_refusal(item.path)
     try:
-        text = decode(read_bytes(item, DEFAULT_LIMITS))
+        text = decode(read_bytes(item, limits))
     except SourceError as err:
         _unreadable(out, item.path, err.rule, err.message)
         return
@@ -177,7 +179,7 @@ def _take_source(out: AppRender, item: Source | SourceError, flags: Flags, defau
                                        hint="name the directory in the 'paths' parameter to build it with "
                                             "kustomize"))
     _take(out, text, item.path, _defaults(defaults_file, item.path, item.root), flags, strict,
-          json_source=item.path.endswith(".json"))
+          json_source=item.path.endswith(".json"), limits=limits)
 
 
 def _unreadable(out: AppRender, path: str, rule: str, message: str, mark: tuple[int, int] = (0, 0)) -> None:
@@ -200,13 +202,13 @@ def _defaults(defaults_file: str | None, source_path: str, root: str) -> Default
 
 
 def _take(out: AppRender, text: str, label: str, defaults: Defaults | Diagnostic | None, flags: Flags,
-          strict: bool, json_source: bool) -> None:
+          strict: bool, json_source: bool, limits: Limits) -> None:
     """Validate our documents of one stream, compile the valid Experiments, pass everything else through."""
     from kubectl_testbench.render.compile import render_experiment
     from kubectl_testbench.validate.engine import Options, validate_text
 
     names_gateway = isinstance(defaults, Defaults) and defaults.names_gateway
-    result = validate_text(text, label, Options(strict=strict, keep_experiments=True), scanned=True,
+    result = validate_text(text, label, Options(strict=strict, limits=limits, keep_experiments=True), scanned=True,
                            gateway_default=lambda: names_gateway)
     out.counts.add(result.counts)
     out.identities.extend(result.identities)
@@ -215,6 +217,8 @@ def _take(out: AppRender, text: str, label: str, defaults: Defaults | Diagnostic
             out.problems.append(d)
         elif d.severity is Severity.WARNING:
             out.warnings.append(d)
+    if result.fatal:
+        return  # nothing is generated from a path holding a file that cannot be read: no second reading
     if isinstance(defaults, Diagnostic) and result.experiments:
         out.problems.append(defaults)
         return
@@ -222,7 +226,7 @@ def _take(out: AppRender, text: str, label: str, defaults: Defaults | Diagnostic
         origin = f"{exp.file}:{exp.line}"
         for obj in render_experiment(exp.data, flags, defaults if isinstance(defaults, Defaults) else None):
             out.documents.append(_document(obj, None, origin, compiled=True))
-    for data, own_text, line in _foreign_documents(text):
+    for data, own_text, line in _foreign_documents(text, limits):
         origin = f"{label}:{line}"
         group = _group(data)
         if group in CONFIG_GROUPS:
@@ -230,29 +234,29 @@ def _take(out: AppRender, text: str, label: str, defaults: Defaults | Diagnostic
         out.documents.append(_document(data, None if json_source else own_text, origin, compiled=False))
 
 
-def _foreign_documents(text: str) -> Iterable[tuple[dict[str, Any], str | None, int]]:
-    """Documents that are Kubernetes objects but not ours, with their own text (None for List items)."""
-    from kubectl_testbench.load.builder import build
-    from kubectl_testbench.load.positions import plain
-    from kubectl_testbench.load.split import split_documents
+def _foreign_documents(text: str, limits: Limits) -> Iterable[tuple[dict[str, Any], str | None, int]]:
+    """Documents that are Kubernetes objects but not ours, with their own text (None for List items and JSON).
 
-    for chunk in split_documents(text):
-        if chunk.bad_separator:
+    Read as validate reads the same text (integrations.documents), so every document validate counted is
+    here: JSON streams value by value, YAML split on ``---``. What cannot be read is skipped here because
+    validate has already reported it, and any error stops generate."""
+    from kubectl_testbench.integrations.documents import Document, read_documents
+
+    for doc in read_documents(text, limits):
+        if not isinstance(doc, Document) or not isinstance(doc.data, dict):
             continue
-        built = build(chunk.text, chunk.start_line)
-        if built.error is not None or built.empty or not isinstance(built.data, dict):
-            continue
-        data = plain(built.data)
+        data = doc.data
+        line = doc.start_line + 1
         items = data.get("items")
         if data.get("kind") == "List" and data.get("apiVersion") == "v1" and isinstance(items, list):
             ours = any(isinstance(i, dict) and _group(i) == GROUP for i in items)
             if ours:  # compiled items leave the List: the others go out one by one
                 for item in items:
                     if isinstance(item, dict) and _is_object(item) and _group(item) != GROUP:
-                        yield item, None, chunk.start_line + 1
+                        yield item, None, line
                 continue
         if _is_object(data) and _group(data) != GROUP:
-            yield data, _own_text(chunk.text), chunk.start_line + 1
+            yield data, None if doc.text is None else _own_text(doc.text), line
 
 
 def _own_text(text: str) -> str:

@@ -3,15 +3,17 @@
 Argo CD runs a plugin's discover command for every Application that might use it, and pre-commit hands
 a hook every staged YAML file. Both must stay fast and must not trip over YAML that is not ours (Helm
 templates, empty files): a byte search for our API group decides which files are ours at all, and only
-those are parsed.
+those are read, the way ``validate`` reads them (integrations.documents).
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
+from kubectl_testbench.integrations.documents import Problem, read_documents
+from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.sources import Source, expand
 from kubectl_testbench.model.constants import GROUP, KIND
 from kubectl_testbench.sniff import file_mentions_group, mentions_group, read_head
@@ -19,31 +21,47 @@ from kubectl_testbench.sniff import file_mentions_group, mentions_group, read_he
 _KIND_LINE = re.compile(rb"""(?m)^\s*(?:-\s+)?["']?kind["']?\s*:\s*["']?Experiment["']?\s*,?\s*$"""
                         rb"""|["']kind["']\s*:\s*["']Experiment["']""")
 
-__all__ = ["experiment_dirs", "file_mentions_group", "holds_experiment", "mentions_group", "read_head", "yaml_files"]
+__all__ = ["experiment_dirs", "file_mentions_group", "holds_experiment", "inspect", "mentions_group", "read_head",
+           "yaml_files"]
 
 
-def holds_experiment(data: bytes) -> bool:
-    """Whether a file holds a top-level Experiment (or a v1 List containing one).
+def holds_experiment(data: bytes, limits: Limits = DEFAULT_LIMITS) -> bool:
+    """Whether a file holds a top-level Experiment (or a v1 List or a list containing one)."""
+    return inspect(data, limits)[0]
 
-    Only files that mention our group are parsed. A file that does not parse still counts when a
-    line reads ``kind: Experiment``: the plugin should then claim it and report the syntax error,
-    rather than leave Argo CD to apply it as a plain manifest.
+
+def inspect(data: bytes, limits: Limits = DEFAULT_LIMITS) -> tuple[bool, Problem | None]:
+    """Whether a file holds an Experiment, and the first problem met reading it (None when it reads cleanly).
+
+    Only files that mention our group are read, as ``validate`` reads them (integrations.documents: JSON
+    streams value by value, YAML document by document, within the reading limits, never recursing). A file
+    that cannot be read still counts when a line reads ``kind: Experiment``: the plugin should then claim it
+    and report the problem, rather than leave Argo CD to apply it as a plain manifest. A list of Experiments
+    is claimed for the same reason (kubectl refuses it: ``generate`` says why).
     """
     if not mentions_group(data):
-        return False
-    import yaml
+        return False, None
+    from kubectl_testbench.load.decode import DecodeError, decode
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        for doc in yaml.load_all(data, Loader=loader):
-            if _is_experiment(doc):
-                return True
-            if isinstance(doc, dict) and doc.get("kind") == "List" and isinstance(doc.get("items"), list) \
-                    and any(_is_experiment(item) for item in doc["items"]):
-                return True
-    except (yaml.YAMLError, ValueError, RecursionError):
-        return _KIND_LINE.search(data) is not None
-    return False
+        text = decode(data)
+    except DecodeError as err:
+        return _KIND_LINE.search(data) is not None, Problem(err.rule, err.message, err.mark)
+    problem: Problem | None = None
+    for doc in read_documents(text, limits):
+        if isinstance(doc, Problem):
+            problem = problem or doc
+        elif _claims(doc.data):
+            return True, problem
+    return problem is not None and _KIND_LINE.search(data) is not None, problem
+
+
+def _claims(doc: object) -> bool:
+    if isinstance(doc, list):
+        return any(_is_experiment(item) for item in doc)
+    if isinstance(doc, dict) and doc.get("kind") == "List" and isinstance(doc.get("items"), list):
+        return any(_is_experiment(item) for item in doc["items"])
+    return _is_experiment(doc)
 
 
 def _is_experiment(doc: object) -> bool:
@@ -61,14 +79,21 @@ def yaml_files(root: str) -> Iterator[str]:
             yield source.path
 
 
-def experiment_dirs(root: str) -> list[str]:
-    """Directories under ``root`` (relative, ``.`` for root itself) that directly hold an Experiment."""
+def experiment_dirs(root: str, limits: Limits = DEFAULT_LIMITS,
+                    unreadable: Callable[[str, Problem], None] | None = None) -> list[str]:
+    """Directories under ``root`` (relative, ``.`` for root itself) that directly hold an Experiment.
+    ``unreadable`` hears of each file of ours that cannot be read (or only partly), with the first problem."""
     found: set[str] = set()
     for path in yaml_files(root):
         directory = os.path.relpath(os.path.dirname(path), root)
         if directory in found:
             continue
-        data = read_head(path)
-        if data is not None and holds_experiment(data):
+        data = read_head(path, limits.max_file_bytes)
+        if data is None:
+            continue
+        holds, problem = inspect(data, limits)
+        if problem is not None and unreadable is not None:
+            unreadable(path, problem)
+        if holds:
             found.add(directory)
     return sorted(d.replace(os.sep, "/") for d in found)

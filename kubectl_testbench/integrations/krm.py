@@ -29,6 +29,8 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Any
 
+from kubectl_testbench.integrations.documents import Document, Problem, read_documents
+from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.model.constants import GROUP
 from kubectl_testbench.render.settings import Defaults, Flags, template_problem
 from kubectl_testbench.safe_text import display_path, escape_controls
@@ -48,14 +50,21 @@ BOOKKEEPING = ("config.kubernetes.io/", "internal.config.kubernetes.io/", "confi
 MODES = ("render", "validate")
 BOOLEAN_KEYS = ("include-experiment", "argocd-sync-waves", "strict")
 PORT_KEYS = ("agent-port", "ai-gateway-port")
-TEXT_KEYS = ("namespace", "testkube-namespace", "agent-url", "ai-gateway-url")
+NAMESPACE_KEYS = ("namespace", "testkube-namespace")
+"""Values that become metadata.namespace of rendered objects and part of their file names (path annotations)."""
+TEXT_KEYS = (*NAMESPACE_KEYS, "agent-url", "ai-gateway-url")
 CONFIG_KEYS = ("mode", *TEXT_KEYS, *PORT_KEYS, *BOOLEAN_KEYS)
 _TRUE = ("true", "1", "yes")
 _FALSE = ("false", "0", "no")
 
 
 class InputError(Exception):
-    """The input is not a ResourceList (or resource stream) this function can read at all."""
+    """The input is not a ResourceList (or resource stream) this function can read at all; ``problem`` says
+    where, when a document could not be read."""
+
+    def __init__(self, message: str, problem: Problem | None = None) -> None:
+        super().__init__(message)
+        self.problem = problem
 
 
 @dataclass(frozen=True)
@@ -108,6 +117,14 @@ class Config:
     defaults: Defaults | None = None
 
 
+def namespace_problem(value: str) -> str | None:
+    """Why a configured namespace cannot be used (not a DNS-1123 label, as the API server requires), or None."""
+    from kubectl_testbench.k8snames import dns1123_label_error
+
+    problem = dns1123_label_error(value) if value else None
+    return None if problem is None else f"is not a valid namespace: {problem}"
+
+
 def resource_ref(obj: dict[str, Any]) -> dict[str, str]:
     meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
     assert isinstance(meta, dict)
@@ -135,12 +152,8 @@ def source_file(obj: dict[str, Any]) -> tuple[str, int | None]:
     path = next((str(anns[k]) for k in PATH_KEYS if anns.get(k)), "")
     index_text = next((str(anns[k]) for k in INDEX_KEYS if anns.get(k) is not None), "")
     if not path and isinstance(anns.get(ORIGIN_KEY), str):
-        import yaml
-
-        try:
-            origin = yaml.safe_load(anns[ORIGIN_KEY])
-        except yaml.YAMLError:
-            origin = None
+        # YAML inside an annotation: read within the limits like any input (PyYAML recursed on deep text)
+        origin = next((d.data for d in read_documents(anns[ORIGIN_KEY]) if isinstance(d, Document)), None)
         if isinstance(origin, dict) and isinstance(origin.get("path"), str):
             path = origin["path"]
     return path, int(index_text) if index_text.isdigit() else None
@@ -206,6 +219,11 @@ def parse_config(function_config: Any) -> tuple[Config, list[Result]]:
         problem = template_problem(values[key]) if values.get(key) else None
         if problem is not None:
             bad(key, f"{key} {values[key]!r}: {problem}")
+    for key in NAMESPACE_KEYS:
+        problem = namespace_problem(values.get(key) or "")
+        if problem is not None:
+            bad(key, f"{key} {values[key]!r} {problem}")
+            values[key] = ""  # never into names or config.kubernetes.io/path: '../x' would leave the package
     flags = Flags(namespace=values.get("namespace") or "default",
                   testkube_namespace=values.get("testkube-namespace") or None,
                   agent_url=values.get("agent-url") or None, agent_port=ports["agent-port"],
@@ -226,14 +244,21 @@ def read_defaults(doc: dict[str, Any]) -> tuple[Defaults | None, list[Result]]:
         return None, [Result(d.message, "error", doc, d.path, path, index, d.rule) for d in findings]
     spec = clean.get("spec") if isinstance(clean.get("spec"), dict) else {}
     assert isinstance(spec, dict)
+    namespace = spec.get("testkubeNamespace")
+    problem = namespace_problem(namespace) if isinstance(namespace, str) else None
+    if problem is not None:  # it becomes part of file names in config.kubernetes.io/path
+        return None, [Result(f"testkubeNamespace {namespace!r} {problem}", "error", doc, "spec.testkubeNamespace",
+                             path, index, "krm/config")]
     return Defaults.from_spec(spec, path or DEFAULTS_KIND), []
 
 
 # --- the transformation -------------------------------------------------------------------------------------
 
 
-def transform(items: list[Any], function_config: Any) -> tuple[list[Any], list[Result]]:
-    """Validate every Experiment in ``items``; in render mode replace each valid one by its objects."""
+def transform(items: list[Any], function_config: Any,
+              limits: Limits = DEFAULT_LIMITS) -> tuple[list[Any], list[Result]]:
+    """Validate every Experiment in ``items`` (within ``limits``); in render mode replace each valid one by its
+    objects."""
     config, results = parse_config(function_config)
     defaults_items = {i for i, item in enumerate(items)
                       if isinstance(item, dict) and item.get("kind") == DEFAULTS_KIND and group_of(item) == GROUP}
@@ -268,7 +293,8 @@ def transform(items: list[Any], function_config: Any) -> tuple[list[Any], list[R
             out.append(item)
             continue
         experiments += 1
-        data, item_results = check_experiment(item, i, config.strict, defaults is not None and defaults.names_gateway)
+        data, item_results = check_experiment(item, i, config.strict, defaults is not None and defaults.names_gateway,
+                                              limits)
         results.extend(item_results)
         if data is None:
             out.append(item)
@@ -294,8 +320,8 @@ def transform(items: list[Any], function_config: Any) -> tuple[list[Any], list[R
     return out, results
 
 
-def check_experiment(item: dict[str, Any], index: int, strict: bool,
-                     gateway_default: bool = False) -> tuple[dict[str, Any] | None, list[Result]]:
+def check_experiment(item: dict[str, Any], index: int, strict: bool, gateway_default: bool = False,
+                     limits: Limits = DEFAULT_LIMITS) -> tuple[dict[str, Any] | None, list[Result]]:
     """Validate one item as ``kubectl testbench validate`` would; the Experiment as stored when valid.
     ``gateway_default``: the RenderDefaults in use names an AI gateway (no ``semantic/no-gateway`` then)."""
     from kubectl_testbench.validate.engine import Options, validate_text
@@ -303,7 +329,8 @@ def check_experiment(item: dict[str, Any], index: int, strict: bool,
     path, file_index = source_file(item)
     label = path or f"items[{index}]"
     result = validate_text(json.dumps(_without_bookkeeping(item), ensure_ascii=False), label,
-                           Options(strict=strict, keep_experiments=True), gateway_default=lambda: gateway_default)
+                           Options(strict=strict, limits=limits, keep_experiments=True),
+                           gateway_default=lambda: gateway_default)
     results = []
     for d in result.diagnostics:
         severity = d.severity.value
@@ -385,7 +412,7 @@ def has_errors(results: list[Result]) -> bool:
     return any(r.severity == "error" for r in results)
 
 
-def process(resource_list: Any) -> tuple[dict[str, Any], list[Result]]:
+def process(resource_list: Any, limits: Limits = DEFAULT_LIMITS) -> tuple[dict[str, Any], list[Result]]:
     """The output ResourceList for an input one: transformed items, earlier results plus ours."""
     if not isinstance(resource_list, dict) or resource_list.get("kind") != RESOURCE_LIST:
         raise InputError("stdin is not a ResourceList (kind: ResourceList, apiVersion: config.kubernetes.io/v1)")
@@ -395,7 +422,7 @@ def process(resource_list: Any) -> tuple[dict[str, Any], list[Result]]:
     if not isinstance(items, list):
         raise InputError("ResourceList.items must be a list")
     function_config = resource_list.get("functionConfig")
-    new_items, results = transform(items, function_config)
+    new_items, results = transform(items, function_config, limits)
     out: dict[str, Any] = {"apiVersion": resource_list.get("apiVersion") or RESOURCE_LIST_API,
                            "kind": RESOURCE_LIST, "items": new_items}
     if function_config is not None:
@@ -477,20 +504,24 @@ def rejected_input(docs: list[Any]) -> tuple[dict[str, Any], list[Result]]:
             "results": [result.as_dict()]}, [result]
 
 
-def load_documents(text: str) -> list[Any]:
-    """YAML documents as Kubernetes reads them (YAML 1.1), but timestamps stay strings, as in JSON."""
-    import yaml
+def load_documents(text: str, limits: Limits = DEFAULT_LIMITS, label: str = "stdin") -> list[Any]:
+    """The non-empty documents of ``text`` (named ``label`` in messages), read as validate reads them
+    (integrations.documents): Kubernetes' YAML 1.1, JSON streams, the reading limits. Raises
+    :class:`InputError` at the first document that cannot be read."""
+    docs = []
+    for doc in read_documents(text, limits):
+        if isinstance(doc, Problem):
+            raise InputError(doc.located(label) if doc.over_limit else f"{label} is not YAML: {doc.located(label)}",
+                             doc)
+        docs.append(doc.data)
+    return docs
 
-    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-    class Loader(base):  # type: ignore[valid-type,misc]
-        pass
+def unreadable_input(message: str, rule: str) -> tuple[dict[str, Any], list[Result]]:
+    """What goes back for stdin over a reading limit: no items and an error result saying which limit.
 
-    Loader.yaml_implicit_resolvers = {
-        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-        for first, resolvers in base.yaml_implicit_resolvers.items()
-    }
-    try:
-        return [doc for doc in yaml.load_all(text, Loader=Loader) if doc is not None]
-    except yaml.YAMLError as err:
-        raise InputError(f"stdin is not YAML: {err}") from None
+    The function cannot read the list, so it cannot return its items; an orchestrator keeps nothing from a
+    function that exits non-zero, and shows the result."""
+    result = Result(message, rule=rule)
+    out = {"apiVersion": RESOURCE_LIST_API, "kind": RESOURCE_LIST, "items": [], "results": [result.as_dict()]}
+    return out, [result]

@@ -4,7 +4,8 @@ Documents are kept here rather than in pygls' workspace, which splits lines with
 feeds, NEL, U+2028 break lines there but not in the editor, so an incremental edit below such a character
 would land on the wrong line). Validation runs on one worker thread, so the event loop keeps answering
 hovers and completions while a large file is checked, and the engine is never entered twice at once.
-A failing handler is logged and answered with an LSP error by pygls; the server keeps serving.
+A failing handler is logged and answered with an LSP error by pygls; the server keeps serving. Messages are read
+by lsp.stdio, which bounds their size and answers every request it cannot hand to pygls with a JSON-RPC error.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import asyncio
 import gc
 import logging
 import os
+import sys
 from collections.abc import Generator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -84,6 +86,14 @@ class ExperimentLanguageServer(LanguageServer):
         if isinstance(chosen, lsp.PositionEncodingKind):  # pygls' default is the enum: its str() is its name
             return chosen.value
         return chosen or UTF16
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve on stdio with our reading loop (lsp.stdio), which bounds message sizes and answers malformed
+        requests, instead of pygls' own."""
+        from kubectl_testbench.lsp.stdio import message_limit, serve_stdio
+
+        serve_stdio(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer,
+                    message_limit(self.settings.limits.max_file_bytes))
 
     def located(self, doc: Document) -> tuple[str, str | None]:
         """The path the engine reports ``doc`` under (its file, else its URI) and the workspace folder holding

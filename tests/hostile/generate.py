@@ -362,3 +362,57 @@ def defaults_namespace_traversal(tmp: Path) -> tuple[list[str], bytes | None]:
     _file(tmp, "testbench-defaults.yaml", "apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: RenderDefaults\n"
           "spec:\n  testkubeNamespace: ../x\n")
     return [str(tmp), "--output-dir", str(tmp / "out")], None
+
+# --- integrations: argocd discover, krm (stdin) -------------------------------------------------------------------
+
+_RESOURCE_LIST = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:"
+
+
+def _item(text: str) -> str:
+    """``text`` (a YAML mapping) as the item of a ResourceList."""
+    return "\n".join(("- " if i == 0 else "  ") + line for i, line in enumerate(text.splitlines())) + "\n"
+
+
+@generator
+def krm_deep_flow(tmp: Path) -> tuple[list[str], bytes | None]:
+    return [], f"{_RESOURCE_LIST} {'[' * 100_000}{']' * 100_000}\n".encode()
+
+
+@generator
+def krm_deep_item(tmp: Path) -> tuple[list[str], bytes | None]:
+    """An item as deep as --max-depth allows: ruamel.yaml writes it back (it recursed past 1,000 frames)."""
+    thing = "apiVersion: v1\nkind: Thing\nmetadata: {name: deep}\nspec: " + "[" * 253 + "]" * 253
+    return [], f"{_RESOURCE_LIST}\n{_item(thing)}".encode()
+
+
+@generator
+def krm_deep_origin(tmp: Path) -> tuple[list[str], bytes | None]:
+    origin = "config.kubernetes.io/origin: 'path: " + "[" * 100_000 + "]" * 100_000 + "'"
+    experiment = VALID.replace("  namespace: agents\n", f"  namespace: agents\n  annotations:\n    {origin}\n")
+    return [], f"{_RESOURCE_LIST}\n{_item(experiment)}".encode()
+
+
+@generator
+def krm_namespace_traversal(tmp: Path) -> tuple[list[str], bytes | None]:
+    experiment = VALID.replace("  namespace: agents\n", "  namespace: agents\n  annotations:\n"
+                               "    internal.config.kubernetes.io/path: exps/e.yaml\n")
+    config = ("functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cfg}\n"
+              "  data: {testkube-namespace: ../../../../x}\n")
+    return [], f"{_RESOURCE_LIST}\n{_item(experiment)}{config}".encode()
+
+
+@generator
+def krm_stdin_over_16mib(tmp: Path) -> tuple[list[str], bytes | None]:
+    return [], f"{_RESOURCE_LIST} []\n".encode() + b"#" * (17 * 1024 * 1024)
+
+
+@generator
+def discover_deep_flow(tmp: Path) -> tuple[list[str], bytes | None]:
+    _file(tmp, "deep.yaml", "# testbench.agentic-layer.ai\n" + "[" * 100_000 + "]" * 100_000 + "\n")
+    (tmp / "ok").mkdir()
+    _file(tmp / "ok", "exp.json", '{"apiVersion": "v1", "kind": "ConfigMap"}\n' + VALID_JSON)
+    return ["discover", str(tmp)], None
+
+
+VALID_JSON = ('{"apiVersion": "testbench.agentic-layer.ai/v1alpha1", "kind": "Experiment", "metadata": {"name": "j"}, '
+              '"spec": {"agentRef": {"name": "a"}, "dataset": {"url": "https://x.example.com/e.json"}}}\n')

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -33,3 +34,24 @@ def env_with_path(bin_dir: Path, **extra: str) -> dict[str, str]:
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     env.update(extra)
     return env
+
+
+HOSTILE_CPU_SECONDS = 5
+HOSTILE_MEMORY = 512 * 1024 * 1024
+
+
+def _hostile_limits() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (HOSTILE_MEMORY, HOSTILE_MEMORY))
+    resource.setrlimit(resource.RLIMIT_CPU, (HOSTILE_CPU_SECONDS, HOSTILE_CPU_SECONDS + 1))
+
+
+def run_bounded(*args: str, input: bytes = b"", cwd: Path | None = None,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    """``python -m kubectl_testbench ARGS`` under the hostile-input budget (tests/hostile): 5 s of CPU and
+    512 MiB of address space. A run over budget ends by SIGXCPU or a MemoryError, which no test accepts."""
+    full_env = {**os.environ, **(env or {})}
+    full_env["PYTHONPATH"] = str(ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-m", "kubectl_testbench", *args], input=input, cwd=cwd, env=full_env,
+                          capture_output=True, timeout=120, preexec_fn=_hostile_limits, check=False)

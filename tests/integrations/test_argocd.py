@@ -32,7 +32,7 @@ from kubectl_testbench.integrations.argocd import (
 from kubectl_testbench.layout import TESTKUBE_NAMESPACE
 from kubectl_testbench.render.settings import DEFAULT_AGENT_PORT, DEFAULT_GATEWAY_PORT
 from tests.conftest import EXAMPLES, ROOT, kubectl, run_cli
-from tests.integrations.helpers import console_script, env_with_path
+from tests.integrations.helpers import console_script, env_with_path, run_bounded
 
 PLUGIN = ROOT / "integrations" / "argocd" / "plugin.yaml"
 MARKER = ".testbench.yaml"
@@ -437,6 +437,91 @@ def test_plain_directory_manifests_pass_through_as_written(tmp_path: Path, bin_d
     assert "(3 compiled from 2 Experiments, 3 passed through)" in proc.stderr
 
 
+OTHERS: list[dict[str, Any]] = [
+    {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "key"}, "stringData": {"k": "v"}},
+    {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}, "data": {"k": "v"}},
+    {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "agent"}},
+]
+
+
+def _stream(layout: str) -> str:
+    """An Experiment and three other objects in one file, written the ways kubectl reads such a file."""
+    docs = [yaml.safe_load(NO_NAMESPACE), *OTHERS]
+    if layout == "json-lines":
+        return "".join(json.dumps(d) + "\n" for d in docs)
+    if layout == "json-concatenated":  # kubectl's JSON decoder needs no separator between values
+        return "".join(json.dumps(d) for d in docs)
+    if layout == "json-pretty":
+        return "\n".join(json.dumps(d, indent=2) for d in docs)
+    return yaml.safe_dump_all(docs, sort_keys=False)
+
+
+@pytest.mark.parametrize(("name", "layout"), [("stream.json", "json-lines"), ("stream.json", "json-concatenated"),
+                                              ("stream.json", "json-pretty"), ("stream.yaml", "yaml")])
+def test_every_object_of_a_stream_is_compiled_or_passed_through(tmp_path: Path, bin_dir: Path, name: str,
+                                                                layout: str) -> None:
+    """As validate and kubectl read them: a JSON stream is every value, not its first one (Argo CD would prune
+    the others)."""
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / name).write_text(_stream(layout))
+    validated = run_cli("validate", str(app / name))
+    assert "(3 other documents skipped)" in validated.output
+    proc = run_generate(app, argocd_env(bin_dir))
+    assert proc.returncode == 0, proc.stderr
+    docs = manifests_only(proc.stdout)
+    assert sorted((d["kind"], d["metadata"]["name"]) for d in docs) == [
+        ("ConfigMap", "settings"), ("Secret", "key"), ("ServiceAccount", "agent"),
+        ("TestWorkflow", "smoke-team-a-workflow")]
+    assert {d["kind"]: d for d in docs if d["kind"] != "TestWorkflow"} == {d["kind"]: d for d in OTHERS}
+    assert "1 compiled from 1 Experiments, 3 passed through" in proc.stderr
+
+
+def test_a_json_array_is_refused_as_kubectl_refuses_it(tmp_path: Path, bin_dir: Path) -> None:
+    """A file starting with '[' is YAML to kubectl: one document holding a list, not an object (kubectl apply:
+    cannot unmarshal array). Nothing is generated rather than some of it."""
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "array.json").write_text(json.dumps([yaml.safe_load(NO_NAMESPACE), *OTHERS]))
+    proc = run_generate(app, argocd_env(bin_dir))
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "array.json:1:1: error[yaml/not-an-object]" in proc.stderr
+
+
+def test_a_file_nested_100k_levels_deep_is_a_located_error_within_budget(tmp_path: Path, bin_dir: Path) -> None:
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "exp.yaml").write_text(NO_NAMESPACE)
+    (app / "deep.json").write_text('{"a":' * 100_000 + "1" + "}" * 100_000)
+    (app / "deep.yaml").write_text("[" * 100_000 + "]" * 100_000)
+    proc = run_bounded("argocd", "generate", cwd=app, env=argocd_env(bin_dir))
+    stderr = proc.stderr.decode()
+    assert proc.returncode == 2 and proc.stdout == b"", stderr
+    assert stderr.startswith("./deep.json:1:1281: error[yaml/too-deep] nesting deeper than 256 levels (raise with "
+                             "--max-depth)\n./deep.yaml:1:257: error[yaml/too-deep] nesting deeper than 256 levels")
+    assert "Traceback" not in stderr
+
+
+def _alias_experiment() -> str:
+    """A valid 1 MiB Experiment whose first step's input is an anchor on 1 MiB of text that 1,000 more steps
+    alias: 1 GiB of text once expanded."""
+    step = "            - input: {text}\n              metrics: [{{metricName: AgentGoalAccuracyWithoutReference}}]\n"
+    steps = step.format(text="&big " + "x" * (1024 * 1024)) + step.format(text="*big") * 1000
+    return NO_NAMESPACE.replace("  dataset:\n    url: https://datasets.example.com/smoke/experiment.json\n",
+                                "  dataset:\n    inline:\n      llmAsAJudgeModel: gpt-4o-mini\n      scenarios:\n"
+                                "        - name: S\n          steps:\n" + steps)
+
+
+def test_an_alias_that_expands_to_a_gibibyte_fails_fast_with_the_alias_limit(tmp_path: Path, bin_dir: Path) -> None:
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "exp.yaml").write_text(_alias_experiment())
+    assert (app / "exp.yaml").read_text().count("*big") == 1000
+    proc = run_bounded("argocd", "generate", cwd=app, env=argocd_env(bin_dir))
+    assert proc.returncode == 2 and proc.stdout == b"", proc.stderr[-2000:]
+    assert "./exp.yaml:" in proc.stderr.decode() and "error[yaml/alias-limit]" in proc.stderr.decode()
+
+
 def test_a_rendered_copy_in_the_path_is_kept_once_and_a_stale_one_is_refused(tmp_path: Path, bin_dir: Path) -> None:
     app = tmp_path / "app"
     app.mkdir()
@@ -576,6 +661,18 @@ def test_parameter_problems_are_collected() -> None:
     assert 'ARGOCD_APP_PARAMETERS: an entry without a name: {"nope": 1}' in problems
     with pytest.raises(ParameterError, match="not valid JSON"):
         settings_from_env({"ARGOCD_APP_PARAMETERS": "[{"})
+
+
+def test_a_testkube_namespace_that_is_no_dns_label_is_a_parameter_problem(tmp_path: Path) -> None:
+    """It becomes metadata.namespace of every TestWorkflow: Argo CD would fail the sync on each of them."""
+    for env in ({"ARGOCD_ENV_TESTKUBE_NAMESPACE": "../x"},
+                {"ARGOCD_APP_PARAMETERS": json.dumps([{"name": "testkube-namespace", "string": "../x"}])}):
+        with pytest.raises(ParameterError) as err:
+            settings_from_env(env, str(tmp_path))
+        assert err.value.problems == [
+            "parameter 'testkube-namespace': '../x' is not a valid namespace: a lowercase RFC 1123 label must consist "
+            "of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character "
+            "(e.g. 'my-name')"]
 
 
 def test_settings_from_env_defaults_and_env(tmp_path: Path) -> None:

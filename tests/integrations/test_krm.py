@@ -20,7 +20,7 @@ import yaml
 
 from tests.conftest import EXAMPLES, ROOT, kubectl, run_cli, run_process
 from tests.go_toolchain import KUSTOMIZE, go_tool
-from tests.integrations.helpers import console_script, env_with_path
+from tests.integrations.helpers import console_script, env_with_path, run_bounded
 
 KRM = EXAMPLES / "gitops" / "krm"
 PATH_KEY = "internal.config.kubernetes.io/path"
@@ -194,6 +194,35 @@ def test_bad_function_config_is_reported_on_the_config() -> None:
                for r in out["results"] if r["severity"] == "error")
 
 
+@pytest.mark.parametrize("value", ["../x", "a/b", "Testkube", "x" * 64, "-tk", "t k", "tk\x1b[31m"])
+def test_a_namespace_that_is_no_dns_label_is_refused_not_written_into_paths(value: str) -> None:
+    """Namespaces become the objects' metadata.namespace and part of the file names in config.kubernetes.io/path,
+    where '../x' would place a rendered object outside the package."""
+    for key in ("testkube-namespace", "namespace"):
+        code, out, err = run_krm(resource_list(NAMESPACE, EXPERIMENT, data={key: value}))
+        assert code == 1
+        (error,) = [r for r in out["results"] if r["severity"] == "error"]
+        assert error["field"] == {"path": f"data.{key}"} and error["tags"] == {"rule": "krm/config"}
+        assert error["message"].startswith(f"{key} {value!r} is not a valid namespace: ")
+        assert f"error[krm/config] ConfigMap cfg data.{key}: {key} " in err
+        paths = [i["metadata"].get("annotations", {}).get(PATH_KEY, "") for i in out["items"]]
+        assert not any(".." in p or p.count("/") > 1 for p in paths), paths
+        assert all(i["metadata"].get("namespace") != value for i in out["items"])
+
+
+def test_a_render_defaults_testkube_namespace_that_is_no_dns_label_is_refused() -> None:
+    defaults = {"apiVersion": "testbench.agentic-layer.ai/v1alpha1", "kind": "RenderDefaults",
+                "metadata": {"name": "d"}, "spec": {"testkubeNamespace": "../../../../x"}}
+    for text in (resource_list(EXPERIMENT, functionConfig=defaults), resource_list(defaults, EXPERIMENT)):
+        code, out, _ = run_krm(text)
+        assert code == 1
+        (error,) = [r for r in out["results"] if r["severity"] == "error"]
+        assert error["field"] == {"path": "spec.testkubeNamespace"}
+        assert error["message"].startswith('Invalid value: "../../../../x": a lowercase RFC 1123 label')
+        paths = [i["metadata"].get("annotations", {}).get(PATH_KEY, "") for i in out["items"]]
+        assert not any(".." in p for p in paths), paths
+
+
 def test_a_rendered_object_that_collides_with_an_item_is_an_error() -> None:
     existing = {"apiVersion": "testworkflows.testkube.io/v1", "kind": "TestWorkflow",
                 "metadata": {"name": "docs-rag-knowledge-workflow", "namespace": "testkube"}, "spec": {}}
@@ -222,6 +251,103 @@ def test_input_that_is_not_yaml_exits_2() -> None:
     proc = run_process("krm", input=b"items: [\n")
     assert proc.returncode == 2 and proc.stdout == b""
     assert proc.stderr.decode().startswith("error: stdin is not YAML")
+
+
+RESOURCE_LIST_HEAD = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: "
+
+
+def _nested(levels: int) -> str:
+    return "[" * levels + "]" * levels
+
+
+def test_stdin_nested_past_the_depth_limit_is_an_error_result_not_a_crash() -> None:
+    """100,000 levels: PyYAML's C composer, the reader before, segfaulted on PyYAML 6.0.3 and called the text
+    "not YAML" on 6.0.4 (libyaml's own limit). Read as validate reads it, the depth limit decides, at its place."""
+    proc = run_bounded("krm", input=(RESOURCE_LIST_HEAD + _nested(100_000) + "\n").encode())
+    message = "stdin:3:263: nesting deeper than 256 levels (raise with --max-depth)"
+    assert proc.returncode == 1, proc.stderr
+    assert yaml.safe_load(proc.stdout) == {"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList",
+                                           "items": [], "results": [{"message": message, "severity": "error",
+                                                                     "tags": {"rule": "yaml/too-deep"}}]}
+    assert proc.stderr.decode() == f"error[yaml/too-deep] {message}\n"
+
+
+def test_an_exec_plugin_stream_nested_too_deeply_is_refused_on_stderr(tmp_path: Path) -> None:
+    config = tmp_path / "render.yaml"
+    config.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {}\n")
+    proc = run_bounded("krm", str(config), input=("kind: Thing\nspec: " + _nested(100_000)).encode())
+    assert proc.returncode == 1 and proc.stdout == b""
+    assert proc.stderr.decode() == ("error[yaml/too-deep] stdin:2:262: nesting deeper than 256 levels "
+                                    "(raise with --max-depth)\n")
+
+
+def test_an_exec_plugin_config_nested_too_deeply_is_a_located_usage_error(tmp_path: Path) -> None:
+    config = tmp_path / "render.yaml"
+    config.write_text("apiVersion: v1\nkind: ConfigMap\ndata: " + _nested(100_000))
+    proc = run_bounded("krm", str(config), input=b"kind: Thing\n")
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert proc.stderr.decode() == (f"error: {config}:3:262: nesting deeper than 256 levels (raise with --max-depth)\n")
+
+
+def test_an_item_nested_as_deep_as_the_limit_allows_is_written_back() -> None:
+    """ruamel.yaml, which writes the list back with its comments, recursed past Python's 1,000 frames at 248
+    levels: an item the reader let through ended in an internal error."""
+    text = RESOURCE_LIST_HEAD + "\n- apiVersion: v1\n  kind: Thing\n  metadata: {name: deep}\n  spec: " + _nested(253)
+    proc = run_bounded("krm", input=(text + "\n").encode())
+    assert proc.returncode == 0, proc.stderr
+    spec = yaml.safe_load(proc.stdout)["items"][0]["spec"]
+    depth = 0
+    while spec:
+        (spec,) = spec
+        depth += 1
+    assert depth == 252  # and the innermost list is empty
+    assert run_bounded("krm", input=(text.replace(_nested(253), _nested(254)) + "\n").encode()).returncode == 1
+    deeper = text.replace(_nested(253), _nested(1000)) + "\n"
+    raised = run_bounded("krm", "--max-depth", "1003", input=deeper.encode())
+    assert raised.returncode == 0, raised.stderr
+    assert raised.stdout.count(b"[") == 1000
+
+
+def test_an_origin_annotation_nested_deeply_is_not_a_crash() -> None:
+    """The annotation's YAML was read with PyYAML's pure-Python loader, which recursed without a bound."""
+    item = copy.deepcopy(EXPERIMENT)
+    item["metadata"]["annotations"] = {"config.kubernetes.io/origin": "path: " + _nested(50_000)}
+    code, out, err = run_krm(resource_list(item))
+    assert code == 0, err
+    assert [i["kind"] for i in out["items"]] == ["ConfigMap", "TestWorkflow"]
+    assert "config.kubernetes.io/path" not in str(out["items"])  # no file to place them beside
+
+
+def test_stdin_over_the_size_limit_is_an_error_result() -> None:
+    proc = run_bounded("krm", "--max-file-size", "1", input=resource_list(NAMESPACE).encode() + b"#" * 1024 * 1024)
+    message = "stdin: larger than the 1 MiB limit (raise with --max-file-size)"
+    assert proc.returncode == 1
+    assert yaml.safe_load(proc.stdout)["results"] == [{"message": message, "severity": "error",
+                                                       "tags": {"rule": "input/too-large"}}]
+    assert proc.stderr.decode() == f"error[input/too-large] {message}\n"
+
+
+def _alias_experiment() -> dict[str, Any]:
+    """A 1 MiB Experiment whose first step's input is an anchor on 1 MiB of text, and 1,000 more steps alias it:
+    1 GiB of text once expanded."""
+    return {"apiVersion": "testbench.agentic-layer.ai/v1alpha1", "kind": "Experiment",
+            "metadata": {"name": "hostile", "namespace": "agents"},
+            "spec": {"agentRef": {"name": "agent"},
+                     "dataset": {"inline": {"llmAsAJudgeModel": "gpt-4o-mini",
+                                            "scenarios": [{"name": "S", "steps": []}]}}}}
+
+
+def test_an_alias_that_expands_to_a_gibibyte_fails_fast_with_the_alias_limit() -> None:
+    text = yaml.safe_dump({"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList",
+                           "items": [_alias_experiment()]}, sort_keys=False)
+    indent = " " * (len(text.split("steps: []")[0].rsplit("\n", 1)[1]))  # where safe_dump put the key
+    steps = f"{indent}- input: &big " + "x" * (1024 * 1024) + "\n" + f"{indent}- input: *big\n" * 1000
+    text = text.replace(f"{indent}steps: []\n", f"{indent}steps:\n" + steps)
+    assert text.count("*big") == 1000
+    proc = run_bounded("krm", input=text.encode())
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    (result,) = yaml.safe_load(proc.stdout)["results"]
+    assert result["tags"] == {"rule": "yaml/alias-limit"} and result["message"].startswith("stdin:")
 
 
 def test_a_function_config_of_another_kind_is_an_error_result() -> None:

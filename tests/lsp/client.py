@@ -243,3 +243,89 @@ def apply_edits(text: str, edits: Sequence[t.TextEdit]) -> str:
 def covered(text: str, r: t.Range) -> str:
     """The text a range covers."""
     return text[offset(text, r.start):offset(text, r.end)]
+
+
+# --- the raw base protocol, for bytes no well-behaved client sends ---------------------------------------------
+
+RAW_MEMORY = 512 * 1024 * 1024
+"""The hostile-input budget (tests/hostile): a server that tried to allocate what a header announces fails."""
+
+
+def _raw_limits() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (RAW_MEMORY, RAW_MEMORY))
+
+
+class RawServer:
+    """The server as a process on pipes, spoken to in LSP's base protocol byte by byte (pygls' client only sends
+    well-formed messages). stderr goes to a file: a pipe nobody reads would block the server once full."""
+
+    def __init__(self, log: Path) -> None:
+        import subprocess
+        import threading
+
+        env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        self.log_path = log
+        self._log = log.open("wb")
+        self.proc = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
+                                     env=env, preexec_fn=_raw_limits)
+        self._timer = threading.Timer(TIMEOUT, self.proc.kill)
+        self._timer.start()
+
+    def write(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, message: dict[str, Any] | bytes) -> None:
+        import json
+
+        body = message if isinstance(message, bytes) else json.dumps(message).encode()
+        self.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def receive(self) -> dict[str, Any]:
+        """The next message from the server (the test fails with the log if the server ended instead)."""
+        import json
+
+        assert self.proc.stdout is not None
+        length = None
+        while True:
+            line = self.proc.stdout.readline()
+            assert line, f"the server closed its output:\n{self.finish()[1]}"
+            if line == b"\r\n":
+                break
+            name, _, value = line.partition(b":")
+            if name.lower() == b"content-length":
+                length = int(value)
+        assert length is not None
+        message: dict[str, Any] = json.loads(self.proc.stdout.read(length))
+        return message
+
+    def answer(self, msg_id: int | str | None) -> dict[str, Any]:
+        """The response with ``msg_id``, skipping the server's notifications (diagnostics, log messages)."""
+        while True:
+            message = self.receive()
+            if "method" not in message and message.get("id", "absent") == msg_id:
+                return message
+
+    def request(self, msg_id: int, method: str, params: Any) -> dict[str, Any]:
+        self.send({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+        return self.answer(msg_id)
+
+    def initialize(self) -> None:
+        result = self.request(0, "initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+        assert "result" in result, result
+        self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+
+    def finish(self, shutdown: bool = False) -> tuple[int, str]:
+        """Shut down (or just close stdin) and return the exit code and the server's log."""
+        assert self.proc.stdin is not None
+        if shutdown:
+            assert self.request(999_999, "shutdown", None).get("result", "absent") is None
+            self.send({"jsonrpc": "2.0", "method": "exit"})
+        self.proc.stdin.close()
+        code = self.proc.wait()
+        self._timer.cancel()
+        self._log.close()
+        return code, self.log_path.read_text(encoding="utf-8", errors="replace")

@@ -16,7 +16,7 @@ from pygls.exceptions import JsonRpcException
 
 from kubectl_testbench.validate.engine import validate_text
 from tests.conftest import EXAMPLES, run_cli
-from tests.lsp.client import SERVER, covered, position, run, session, stderr, text_range
+from tests.lsp.client import SERVER, RawServer, covered, position, run, session, stderr, text_range
 
 WEATHER = (EXAMPLES / "experiments" / "weather-inline.yaml").read_text(encoding="utf-8")
 
@@ -49,9 +49,10 @@ def test_typing_an_experiment_keystroke_by_keystroke() -> None:
     run(go())
 
 
-def test_bodies_that_are_not_utf8_are_dropped_and_the_server_keeps_serving() -> None:
+def test_bodies_that_are_not_utf8_are_refused_and_the_server_keeps_serving() -> None:
     """JSON-RPC bodies are UTF-8 by the protocol: a client sending other bytes cannot be understood, not even
-    the id of its request. The message is logged and dropped; the next ones are answered."""
+    the id of its request. Each is answered with a ParseError with id null (JSON-RPC 2.0) and logged; the next
+    messages are answered."""
 
     async def go() -> None:
         async with session() as s:
@@ -74,7 +75,7 @@ def test_bodies_that_are_not_utf8_are_dropped_and_the_server_keeps_serving() -> 
             hover = await s.hover(good, 11, 3)
             assert hover is not None and isinstance(hover.contents, t.MarkupContent)
             assert "FIELD: agentRef <Object> -required-" in hover.contents.value
-        assert s.log.count("Unable to handle message") == 3
+        assert s.log.count("refused a message (id null): the body is not UTF-8 JSON: 'utf-8' codec can't decode") == 3
 
     run(go())
 
@@ -245,3 +246,89 @@ def test_exit_without_shutdown_exits_1_and_a_vanished_client_ends_the_server() -
         return codes[0], codes[1]
 
     assert run(go()) == (1, 1)
+
+
+# --- the base protocol: sizes and messages no well-behaved client sends -------------------------------------------
+
+RAW_URI = "file:///raw/weather.yaml"
+HOVER_AGENT_REF = {"textDocument": {"uri": RAW_URI}, "position": {"line": 11, "character": 3}}
+MiB = 1024 * 1024
+
+
+def _raw_server(tmp_path: Path) -> RawServer:
+    server = RawServer(tmp_path / "server.log")
+    server.initialize()
+    server.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": RAW_URI, "languageId": "yaml", "version": 1, "text": WEATHER}}})
+    return server
+
+
+def _still_serving(server: RawServer, msg_id: int = 1000) -> None:
+    hover = server.request(msg_id, "textDocument/hover", HOVER_AGENT_REF)
+    assert "FIELD: agentRef <Object> -required-" in hover["result"]["contents"]["value"]
+
+
+def test_a_header_announcing_100_gb_is_refused_without_allocating_it(tmp_path: Path) -> None:
+    """pygls read the announced body in one read: 100 GB ended the server in a MemoryError."""
+    server = _raw_server(tmp_path)
+    server.write(b"Content-Length: 100000000000\r\n\r\n")
+    assert server.answer(None) == {"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32600, "message": "a message of 100000000000 bytes is over the 64 MiB limit: it is skipped"}}
+    code, log = server.finish()  # the body never comes: the client goes away
+    assert code == 1, log
+    assert "Traceback" not in log and "MemoryError" not in log
+
+
+def test_a_message_over_the_limit_is_skipped_and_the_next_one_answered(tmp_path: Path) -> None:
+    server = _raw_server(tmp_path)
+    body = b'{"jsonrpc": "2.0", "id": 5, "method": "textDocument/hover", "params": {}}'.ljust(64 * MiB + 1)
+    server.write(b"Content-Length: %d\r\n\r\n" % len(body))
+    server.write(body)
+    assert server.answer(None)["error"] == {
+        "code": -32600, "message": f"a message of {64 * MiB + 1} bytes is over the 64 MiB limit: it is skipped"}
+    _still_serving(server)
+    code, log = server.finish(shutdown=True)
+    assert code == 0, log
+
+
+HOVER = {"jsonrpc": "2.0", "id": 7, "method": "textDocument/hover"}
+
+
+@pytest.mark.parametrize(("message", "code", "answered_id"), [
+    ({**HOVER, "params": {"textDocument": {"uri": RAW_URI}, "position": "x"}}, -32602, 7),
+    ({**HOVER, "params": "x"}, -32602, 7),
+    ({**HOVER, "params": {"textDocument": {"uri": RAW_URI}}}, -32602, 7),
+    ({**HOVER, "method": 5, "params": HOVER_AGENT_REF}, -32600, 7),
+    ({**HOVER, "jsonrpc": "1.0", "params": HOVER_AGENT_REF}, -32600, 7),
+    ({"id": 7, "method": "textDocument/hover", "params": HOVER_AGENT_REF}, -32600, 7),
+    ({**HOVER, "id": {"a": 1}, "params": HOVER_AGENT_REF}, -32600, None),
+    ({**HOVER, "id": True, "params": HOVER_AGENT_REF}, -32600, None),
+    ({"jsonrpc": "2.0", "id": 7}, -32600, 7),
+    (b'{"jsonrpc": "2.0", "id": 7, "method": ', -32700, None),
+    (b"[" * 100_000 + b"]" * 100_000, -32700, None),
+    (b'[{"jsonrpc": "2.0", "id": 7, "method": "shutdown"}]', -32600, None),
+    (b"\xff\xfe not UTF-8", -32700, None),
+], ids=["position-not-an-object", "params-not-an-object", "position-missing", "method-not-a-string",
+        "jsonrpc-1.0", "jsonrpc-missing", "id-an-object", "id-a-boolean", "neither-request-nor-response",
+        "truncated-json", "json-nested-100k", "batch", "not-utf8"])
+def test_a_malformed_request_is_answered_with_an_error_and_the_server_keeps_serving(
+        tmp_path: Path, message: dict[str, object] | bytes, code: int, answered_id: int | None) -> None:
+    """JSON-RPC 2.0: every request gets a response; one whose id cannot be read gets it with id null. pygls logged
+    and dropped these, and the client waited for an answer that never came."""
+    server = _raw_server(tmp_path)
+    server.send(message)
+    answer = server.answer(answered_id)
+    assert answer["error"]["code"] == code, answer
+    assert "result" not in answer
+    _still_serving(server)
+    exit_code, log = server.finish(shutdown=True)
+    assert exit_code == 0, log
+
+
+def test_the_message_limit_grows_with_the_file_size_limit() -> None:
+    """A raised --max-file-size must not be undone by the message limit: a didOpen carries the file JSON-escaped."""
+    from kubectl_testbench.lsp.stdio import MAX_MESSAGE_BYTES, message_limit
+
+    assert message_limit(0) == MAX_MESSAGE_BYTES
+    assert message_limit(16 * MiB) == message_limit(1 * MiB) == 64 * MiB
+    assert message_limit(40 * MiB) == 160 * MiB
