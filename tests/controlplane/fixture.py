@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, USER_CACHE_HOME, kubectl
+from tests.conftest import ROOT, USER_CACHE_HOME
 from tests.go_toolchain import NO_GO, go_binary
 
 SCRIPT = ROOT / "scripts" / "control-plane"
@@ -38,6 +38,13 @@ def script(*args: str, timeout: float = BUILD_TIMEOUT) -> subprocess.CompletedPr
     env = {**os.environ, "XDG_CACHE_HOME": str(USER_CACHE_HOME)}
     return subprocess.run([str(SCRIPT), *args], env=env, capture_output=True, text=True, timeout=timeout,
                           check=False)
+
+
+def kubectl() -> str:
+    path = shutil.which("kubectl")
+    if path is None:
+        pytest.skip("kubectl is not installed: the control-plane tests talk to the server with it")
+    return path
 
 
 def skip_unless_buildable() -> None:
@@ -82,7 +89,11 @@ class ControlPlane:
 def up(d: Path) -> ControlPlane:
     """Start a control plane in ``d`` (fail the test with the script's message when it does not start)."""
     skip_unless_buildable()
-    proc = script("up", str(d))
+    try:
+        proc = script("up", str(d))
+    except subprocess.TimeoutExpired:  # the script was killed: stop what it may have started
+        script("down", str(d), timeout=120)
+        pytest.fail(f"scripts/control-plane up {d} took more than {BUILD_TIMEOUT:g}s", pytrace=False)
     if proc.returncode != 0:
         pytest.fail(f"scripts/control-plane up {d} exited {proc.returncode}:\n{proc.stderr}", pytrace=False)
     return ControlPlane(d, Path(proc.stdout.strip()))

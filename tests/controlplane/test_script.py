@@ -3,10 +3,23 @@ codes, and that nothing of theirs is left running after ``down`` or after a fail
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import signal
 import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
 
-from tests.controlplane.fixture import ControlPlane, processes_in, script, skip_unless_buildable
+import yaml
+
+from tests.conftest import USER_CACHE_HOME
+from tests.controlplane.fixture import SCRIPT, ControlPlane, processes_in, script, skip_unless_buildable
+from tests.go_toolchain import NO_GO
+
+SCRIPT_D = SCRIPT.with_name("control-plane.d")
 
 MARKER = ".control-plane"
 
@@ -141,3 +154,77 @@ def test_usage_error_exits_2() -> None:
     proc = script("up")
     assert proc.returncode == 2
     assert "the following arguments are required: dir" in proc.stderr
+
+
+def test_sigterm_during_up_stops_what_it_started(tmp_path: Path) -> None:
+    """A killed ``up`` (a CI timeout, a test runner giving up) leaves nothing running either."""
+    skip_unless_buildable()
+    script("build")  # the binaries, so that `up` is starting processes when it is signalled
+    d = tmp_path / "cp"
+    env = {**os.environ, "XDG_CACHE_HOME": str(USER_CACHE_HOME)}
+    proc = subprocess.Popen([str(SCRIPT), "up", str(d)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 60
+    while not (d / "etcd.pid").exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out) == (128 + signal.SIGTERM, ""), err
+    assert "control-plane: stopping etcd (pid " in err
+    assert processes_in(d) == [] and pids(d) == {}
+
+
+def kubernetes_module() -> Path:
+    """k8s.io/kubernetes at the version go.mod requires, from the Go module cache (downloaded if absent)."""
+    version = re.search(r"^\s*k8s\.io/kubernetes (v\S+)", (SCRIPT_D / "kube-apiserver" / "go.mod").read_text(), re.M)
+    assert version is not None
+    env = {**os.environ, "GOWORK": "off", "GOFLAGS": "-mod=mod", "XDG_CACHE_HOME": str(USER_CACHE_HOME)}
+    proc = subprocess.run(["go", "mod", "download", "-json", f"k8s.io/kubernetes@{version.group(1)}"], env=env,
+                          cwd=tempfile.gettempdir(), capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return Path(json.loads(proc.stdout)["Dir"])
+
+
+def test_etcd_is_the_version_that_kubernetes_names() -> None:
+    """etcd/go.mod follows the Kubernetes release's build/dependencies.yaml (bump both together)."""
+    skip_unless_buildable()
+    deps = yaml.safe_load((kubernetes_module() / "build" / "dependencies.yaml").read_text())["dependencies"]
+    etcd = next(dep["version"] for dep in deps if dep["name"] == "etcd")
+    assert f"\tgo.etcd.io/etcd/server/v3 v{etcd} // indirect\n" in (SCRIPT_D / "etcd" / "go.mod").read_text()
+
+
+def test_every_staging_module_is_replaced_by_its_published_release() -> None:
+    """k8s.io/kubernetes's ``./staging`` replaces cannot be used from outside: each has its v0.MINOR.PATCH."""
+    skip_unless_buildable()
+    staging = re.findall(r"^\s*(k8s\.io/\S+) => \./staging/", (kubernetes_module() / "go.mod").read_text(), re.M)
+    ours = (SCRIPT_D / "kube-apiserver" / "go.mod").read_text()
+    version = re.search(r"^\s*k8s\.io/kubernetes v1\.(\d+\.\d+)", ours, re.M)
+    assert version is not None and len(staging) > 20
+    replaced = dict(re.findall(r"^\s*(k8s\.io/\S+) => \1 (v\S+)$", ours, re.M))
+    assert replaced == {module: f"v0.{version.group(1)}" for module in staging}
+
+
+def build_with(tmp_path: Path, path: str) -> subprocess.CompletedProcess[str]:
+    """``control-plane build`` with an empty cache dir and ``PATH=path``."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "PATH": path}
+    return subprocess.run([sys.executable, str(SCRIPT), "build"], env=env, capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def test_build_without_go_says_where_to_get_it(tmp_path: Path) -> None:
+    proc = build_with(tmp_path, str(tmp_path))
+    assert (proc.returncode, proc.stdout) == (3, "")
+    assert proc.stderr == f"control-plane: error: {NO_GO}\n"
+
+
+def test_failed_build_leaves_no_partial_cache(tmp_path: Path) -> None:
+    """The go build's own output ends the error; nothing half-built is left for a later start to trust."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "go").write_text("#!/bin/sh\necho 'cannot find module providing package' >&2\nexit 1\n")
+    (bin_dir / "go").chmod(0o755)
+    proc = build_with(tmp_path, str(bin_dir))
+    assert (proc.returncode, proc.stdout) == (3, "")
+    assert proc.stderr.endswith(f"control-plane: error: go build go.etcd.io/etcd/server/v3 failed (exit 1) in "
+                                f"{SCRIPT_D / 'etcd'}:\ncannot find module providing package\n")
+    assert list((tmp_path / "cache" / "kubectl-testbench" / "control-plane").iterdir()) == []
