@@ -228,3 +228,12 @@ def test_failed_build_leaves_no_partial_cache(tmp_path: Path) -> None:
     assert proc.stderr.endswith(f"control-plane: error: go build go.etcd.io/etcd/server/v3 failed (exit 1) in "
                                 f"{SCRIPT_D / 'etcd'}:\ncannot find module providing package\n")
     assert list((tmp_path / "cache" / "kubectl-testbench" / "control-plane").iterdir()) == []
+
+
+def test_unwritable_cache_is_one_line(tmp_path: Path) -> None:
+    """The cache dir cannot be made (a file is in the way): one error line with the path, exit 3."""
+    (tmp_path / "cache").write_text("")
+    proc = build_with(tmp_path, os.environ["PATH"])
+    assert (proc.returncode, proc.stdout) == (3, "")
+    assert proc.stderr == (f"control-plane: error: [Errno 20] Not a directory: "
+                           f"'{tmp_path}/cache/kubectl-testbench/control-plane'\n")
