@@ -31,7 +31,7 @@ def go_binary() -> str | None:
 @cache
 def go_tool(module: str, version: str, binary: str) -> Path | str:
     """The built ``binary`` of ``module@version``, or why it cannot be had here (the caller skips with it)."""
-    from tests.conftest import tool_cache_dir
+    from tests.conftest import USER_CACHE_HOME, tool_cache_dir
 
     go = go_binary()
     if go is None:
@@ -42,6 +42,8 @@ def go_tool(module: str, version: str, binary: str) -> Path | str:
     root.parent.mkdir(parents=True, exist_ok=True)
     partial = Path(tempfile.mkdtemp(prefix=f".{root.name}-", dir=root.parent))
     env = {**os.environ, "GOBIN": str(partial), "CGO_ENABLED": "0", "GO111MODULE": "on", "GOFLAGS": "-mod=mod"}
+    # Go's build cache follows XDG_CACHE_HOME, which the tests point at a private dir: keep it in the user's cache
+    env.setdefault("GOCACHE", str(USER_CACHE_HOME / "go-build"))
     proc = subprocess.run([go, "install", f"{module}@{version}"], env=env, capture_output=True, text=True,
                           timeout=1200, check=False)
     if proc.returncode != 0 or not (partial / binary).is_file():
