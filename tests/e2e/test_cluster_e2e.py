@@ -1,6 +1,8 @@
-"""End to end against a real cluster with Testkube: diff, apply, run, status and prune.
+"""End to end against a real API server: diff, apply, run, status and prune.
 
-Runs only when ``TESTBENCH_E2E_KUBECONFIG`` names a kubeconfig (see docs/cluster.md for a kind setup).
+Against the session's own control plane (tests/controlplane: kube-apiserver and etcd built from source, with our
+CRD and Testkube 2.12.2's CRDs installed; no controllers, so an execution is created but never runs), or against
+the cluster ``TESTBENCH_E2E_KUBECONFIG`` names (see docs/cluster.md for a kind setup with Testkube).
 Everything it creates carries a unique Experiment namespace label and is pruned at the end.
 ``TESTBENCH_E2E_TESTKUBE_NAMESPACE`` (default ``testkube``) is where Testkube runs;
 ``TESTBENCH_E2E_WAIT=1`` also waits for the execution to pass (needs the Testbench templates, the
@@ -19,30 +21,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+import yaml
 
-from tests.conftest import run_process
+from tests.conftest import TESTKUBE_CRDS, require_reference, run_cli, run_process
 
 if TYPE_CHECKING:
     from kubectl_testbench.cluster.client import Client
+    from tests.controlplane.fixture import ControlPlane
 
 KUBECONFIG = os.environ.get("TESTBENCH_E2E_KUBECONFIG", "")
 TESTKUBE = os.environ.get("TESTBENCH_E2E_TESTKUBE_NAMESPACE", "testkube")
 FIXTURES = Path(__file__).resolve().parent.parent / "cluster" / "fixtures"
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(not KUBECONFIG, reason="set TESTBENCH_E2E_KUBECONFIG to a kubeconfig of a cluster with "
-                       "Testkube to run the end-to-end suite (see docs/cluster.md)"),
-]
+pytestmark = [pytest.mark.e2e]
 
 
 @dataclass
 class Env:
     src: Path
     namespace: str
+    kubeconfig: str
 
     def cli(self, *args: str) -> tuple[int, str, str]:
-        proc = run_process(*args, "--kubeconfig", KUBECONFIG, env={"KUBECONFIG": KUBECONFIG}, timeout=300)
+        proc = run_process(*args, "--kubeconfig", self.kubeconfig, env={"KUBECONFIG": self.kubeconfig}, timeout=300)
         stderr = proc.stderr.decode()
         assert "Traceback" not in stderr, stderr
         return proc.returncode, proc.stdout.decode(), stderr
@@ -54,15 +55,40 @@ class Env:
         from kubectl_testbench.cluster.client import Client
         from kubectl_testbench.cluster.config import ClusterOptions, connect
 
-        return Client(connect(ClusterOptions(kubeconfig=KUBECONFIG)))
+        return Client(connect(ClusterOptions(kubeconfig=self.kubeconfig)))
+
+
+def _kubectl_apply(plane: ControlPlane, manifest: str) -> None:
+    proc = plane.kubectl("apply", "--server-side", "-f", "-", input=manifest)
+    assert proc.returncode == 0, proc.stderr
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Env]:
+def kubeconfig(request: pytest.FixtureRequest) -> str:
+    """``TESTBENCH_E2E_KUBECONFIG``, else the session's control plane with the CRDs ``apply`` needs installed and
+    established, and the Testkube namespace created (as ``kubectl testbench install`` and Testkube's chart would)."""
+    if KUBECONFIG:
+        return KUBECONFIG
+    files = sorted(require_reference(TESTKUBE_CRDS).glob("*.yaml"))
+    plane: ControlPlane = request.getfixturevalue("control_plane")
+    crd = run_cli("crd")
+    assert crd.exit_code == 0, crd.output
+    _kubectl_apply(plane, "\n---\n".join([crd.stdout, *(f.read_text() for f in files),
+                                           f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {TESTKUBE}\n"]))
+    names = ["experiments.testbench.agentic-layer.ai", *(yaml.safe_load(f.read_text())["metadata"]["name"]
+                                                         for f in files)]
+    waited = plane.kubectl("wait", "--for=condition=Established", "--timeout=60s",
+                           *(f"customresourcedefinition/{n}" for n in names))
+    assert waited.returncode == 0, waited.stderr
+    return str(plane.kubeconfig)
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory: pytest.TempPathFactory, kubeconfig: str) -> Iterator[Env]:
     src = tmp_path_factory.mktemp("experiments")
     for name in ("weather.yaml", "news.yaml"):
         shutil.copy(FIXTURES / name, src / name)
-    e = Env(src, f"tb-e2e-{uuid.uuid4().hex[:6]}")
+    e = Env(src, f"tb-e2e-{uuid.uuid4().hex[:6]}", kubeconfig)
     yield e
     e.cli("prune", "--allow-empty", "--prune-experiment-namespace", e.namespace, "--testkube-namespace", TESTKUBE)
 
@@ -92,7 +118,7 @@ def test_3_apply_creates_the_objects_in_order(env: Env) -> None:
     code, _, err = env.cli("apply", str(env.src), *env.flags())
     assert code == 0, err
     ns = env.namespace
-    assert [line.split()[0] for line in err.splitlines()] == [
+    assert [line.split()[0] for line in err.splitlines() if not line.startswith("notice: ")] == [
         f"configmap/weather-{ns}-experiment", f"testworkflow.testworkflows.testkube.io/news-{ns}-workflow",
         f"testworkflow.testworkflows.testkube.io/weather-{ns}-workflow",
         f"testtrigger.tests.testkube.io/weather-{ns}-trigger"]
