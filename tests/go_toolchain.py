@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -32,25 +31,19 @@ def go_binary() -> str | None:
 def go_tool(module: str, version: str, binary: str) -> Path | str:
     """The built ``binary`` of ``module@version``, or why it cannot be had here (the caller skips with it)."""
     from tests.conftest import USER_CACHE_HOME, tool_cache_dir
+    from tests.tool_cache import install_once
 
     go = go_binary()
     if go is None:
         return NO_GO
-    root = tool_cache_dir("go") / f"{binary}-{version}"
-    if (root / binary).is_file():
-        return root / binary
-    root.parent.mkdir(parents=True, exist_ok=True)
-    partial = Path(tempfile.mkdtemp(prefix=f".{root.name}-", dir=root.parent))
-    env = {**os.environ, "GOBIN": str(partial), "CGO_ENABLED": "0", "GO111MODULE": "on", "GOFLAGS": "-mod=mod"}
-    # Go's build cache follows XDG_CACHE_HOME, which the tests point at a private dir: keep it in the user's cache
-    env.setdefault("GOCACHE", str(USER_CACHE_HOME / "go-build"))
-    proc = subprocess.run([go, "install", f"{module}@{version}"], env=env, capture_output=True, text=True,
-                          timeout=1200, check=False)
-    if proc.returncode != 0 or not (partial / binary).is_file():
-        shutil.rmtree(partial, ignore_errors=True)
-        return f"go install {module}@{version} failed: {proc.stderr.strip()[-300:]}"
-    try:
-        os.rename(partial, root)
-    except OSError:  # another session built it first
-        shutil.rmtree(partial, ignore_errors=True)
-    return root / binary
+
+    def install(directory: Path) -> str | None:
+        env = {**os.environ, "GOBIN": str(directory), "CGO_ENABLED": "0", "GO111MODULE": "on", "GOFLAGS": "-mod=mod"}
+        # Go's build cache follows XDG_CACHE_HOME, which the tests point at a private dir: keep it in the user's
+        env.setdefault("GOCACHE", str(USER_CACHE_HOME / "go-build"))
+        proc = subprocess.run([go, "install", f"{module}@{version}"], env=env, capture_output=True, text=True,
+                              timeout=1200, check=False)
+        return None if proc.returncode == 0 else f"go install {module}@{version} failed: {proc.stderr.strip()[-300:]}"
+
+    found = install_once(tool_cache_dir("go") / f"{binary}-{version}", binary, install)
+    return found / binary if isinstance(found, Path) else found

@@ -13,13 +13,13 @@ import hashlib
 import os
 import shutil
 import subprocess
-import tempfile
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT, tool_cache_dir
+from tests.tool_cache import install_once
 
 PACKAGES = ROOT / "tests" / "npm"
 PREFIX_ENV = "KUBECTL_TESTBENCH_NPM_PREFIX"
@@ -42,23 +42,15 @@ def _install() -> Path | str:
     npm = shutil.which("npm")
     if shutil.which("node") is None or npm is None:
         return "node and npm are not installed (Debian: nodejs npm)"
-    root = tool_cache_dir("npm") / _lock_hash()
-    if (root / "node_modules" / ".package-lock.json").is_file():
-        return root
-    root.parent.mkdir(parents=True, exist_ok=True)
-    partial = Path(tempfile.mkdtemp(prefix=f".{root.name}-", dir=root.parent))
-    for name in ("package.json", "package-lock.json"):
-        shutil.copyfile(PACKAGES / name, partial / name)
-    proc = subprocess.run([npm, "ci", "--silent", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=partial,
-                          capture_output=True, text=True, timeout=600, check=False)
-    if proc.returncode != 0:
-        shutil.rmtree(partial, ignore_errors=True)
-        return f"npm ci of tests/npm failed: {(proc.stderr or proc.stdout).strip()[-300:]}"
-    try:
-        os.rename(partial, root)
-    except OSError:  # another session installed it first
-        shutil.rmtree(partial, ignore_errors=True)
-    return root
+    def install(directory: Path) -> str | None:
+        for name in ("package.json", "package-lock.json"):
+            shutil.copyfile(PACKAGES / name, directory / name)
+        proc = subprocess.run([npm, "ci", "--silent", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=directory,
+                              capture_output=True, text=True, timeout=600, check=False)
+        output = (proc.stderr or proc.stdout).strip()[-300:]
+        return None if proc.returncode == 0 else f"npm ci of tests/npm failed: {output}"
+
+    return install_once(tool_cache_dir("npm") / _lock_hash(), "node_modules/.package-lock.json", install)
 
 
 def npm_prefix(tool: str) -> Path:

@@ -9,16 +9,15 @@ child process. Without PyPI (an offline machine) the tests skip, saying so.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT, tool_cache_dir
 from tests.hostile.generate import deep_block_1100, deep_flow, deep_flow_1001
+from tests.tool_cache import install_once
 
 UNLIMITED = "6.0.3"
 """The last PyYAML whose bundled libyaml has no nesting limit of its own."""
@@ -37,22 +36,17 @@ VERSIONS = sorted({UNLIMITED, _pinned("PyYAML")})
 def _target(version: str) -> Path:
     """PyYAML ``version`` for this interpreter, installed once under the user cache dir."""
     tag = f"py{sys.version_info[0]}{sys.version_info[1]}"
-    root = tool_cache_dir("pyyaml") / f"{version}-{tag}"
-    if (root / "yaml" / "__init__.py").is_file():
-        return root
-    root.parent.mkdir(parents=True, exist_ok=True)
-    partial = Path(tempfile.mkdtemp(prefix=f".{root.name}-", dir=root.parent))
-    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                           "--no-deps", "--only-binary=:all:", "--target", str(partial), f"PyYAML=={version}"],
-                          capture_output=True, text=True, timeout=300, check=False)
-    if proc.returncode != 0:
-        shutil.rmtree(partial, ignore_errors=True)
-        pytest.skip(f"PyYAML {version} could not be installed from PyPI: {proc.stderr.strip()[-300:]}")
-    try:
-        os.rename(partial, root)
-    except OSError:  # another run installed it first
-        shutil.rmtree(partial, ignore_errors=True)
-    return root
+
+    def install(directory: Path) -> str | None:
+        proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                               "--no-deps", "--only-binary=:all:", "--target", str(directory), f"PyYAML=={version}"],
+                              capture_output=True, text=True, timeout=300, check=False)
+        return None if proc.returncode == 0 else proc.stderr.strip()[-300:]
+
+    found = install_once(tool_cache_dir("pyyaml") / f"{version}-{tag}", "yaml/__init__.py", install)
+    if isinstance(found, str):
+        pytest.skip(f"PyYAML {version} could not be installed from PyPI: {found}")
+    return found
 
 
 @pytest.fixture(scope="module", params=VERSIONS)
