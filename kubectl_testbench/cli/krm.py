@@ -83,7 +83,7 @@ def krm(config: str | None, max_file_mib: int, max_depth: int, max_nodes: int) -
         except RecursionError:  # deeper than room_for's ceiling: only with --max-depth raised past ~2,400
             message = (f"stdin is nested too deeply to be processed (--max-depth {max_depth} let it through): "
                        "lower --max-depth to have it refused where it nests")
-            out, results = unreadable_input(message, "krm/too-deep")
+            out, results = unreadable_input(message, "yaml/too-deep")
             text = "" if config else dump(out)
     for result in results:
         if result.severity != "info":
