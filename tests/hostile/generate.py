@@ -416,3 +416,10 @@ def discover_deep_flow(tmp: Path) -> tuple[list[str], bytes | None]:
 
 VALID_JSON = ('{"apiVersion": "testbench.agentic-layer.ai/v1alpha1", "kind": "Experiment", "metadata": {"name": "j"}, '
               '"spec": {"agentRef": {"name": "a"}, "dataset": {"url": "https://x.example.com/e.json"}}}\n')
+
+
+@generator
+def env_50k(tmp: Path) -> tuple[list[str], bytes | None]:
+    """50,000 env variables: render --resolve merges and dedupes them per step."""
+    env = "".join(f"    - name: V{i}\n      value: x\n" for i in range(50_000))
+    return [str(_file(tmp, "env50k.yaml", VALID.replace("  agentRef:", "  env:\n" + env + "  agentRef:")))], None
