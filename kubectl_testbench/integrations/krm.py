@@ -33,7 +33,7 @@ from kubectl_testbench.integrations.documents import Document, Problem, read_doc
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.model.constants import GROUP
 from kubectl_testbench.render.settings import Defaults, Flags, template_problem
-from kubectl_testbench.safe_text import display_path, escape_controls
+from kubectl_testbench.safe_text import LEGACY_COMMAND, display_path, escape_controls
 
 RESOURCE_LIST = "ResourceList"
 RESOURCE_LIST_API = "config.kubernetes.io/v1"
@@ -476,7 +476,34 @@ def write_resource_list(out: dict[str, Any], original: dict[str, Any], text: str
         tree["results"] = ours(out["results"])
     buffer = io.StringIO()
     yaml.dump(tree, buffer)
-    return buffer.getvalue()
+    return _no_legacy_commands(buffer.getvalue())
+
+
+def _no_legacy_commands(text: str) -> str:
+    """``text`` with the ``[`` of every ``##[`` inside a double-quoted scalar written ``\\x5b``: the same value,
+    and no GitHub ``##[command]`` when the ResourceList is printed to a CI log. Our emitter writes such strings
+    that way, but ruamel.yaml's round trip writes them back raw; every string we write holding ``##[`` is
+    double-quoted (the emitter's choice, kept by ``preserve_quotes``). Untouched items keep their own text."""
+    if LEGACY_COMMAND not in text:
+        return text
+    import yaml as pyyaml
+
+    from kubectl_testbench.load.libyaml import read_with
+
+    def quoted_spans(loader: Any) -> list[tuple[int, int]]:
+        spans = []
+        while loader.check_token():
+            token = loader.get_token()
+            if isinstance(token, pyyaml.ScalarToken) and token.style == '"':
+                spans.append((token.start_mark.index, token.end_mark.index))
+        return spans
+
+    pieces, done = [], 0
+    for start, end in read_with(text, quoted_spans):
+        if LEGACY_COMMAND in text[start:end]:
+            pieces += [text[done:start], text[start:end].replace(LEGACY_COMMAND, "##\\x5b")]
+            done = end
+    return "".join([*pieces, text[done:]])
 
 
 def rejected_input(docs: list[Any]) -> tuple[dict[str, Any], list[Result]]:

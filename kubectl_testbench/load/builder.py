@@ -9,6 +9,7 @@ rules and record every node's position in one pass, faster than ``yaml.load`` wi
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,15 +109,30 @@ def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS, spen
                               context=(began.line + 1 + line_offset, began.column + 1) if began else None)
         result.data = None
     except yaml.reader.ReaderError as err:
-        # libyaml's reader reports a character offset, not a line: count it ourselves
-        before = text[: err.position]
-        line = before.count("\n") + 1 + line_offset
-        col = err.position - (before.rfind("\n") + 1) + 1
+        # the reader reports an offset, not a line: count it ourselves
+        offset = _char_offset(text, err)
+        breaks = list(_YAML_BREAK.finditer(text, 0, offset))  # the line breaks libyaml counts in its marks
+        line = len(breaks) + 1 + line_offset
+        col = offset - (breaks[-1].end() if breaks else 0) + 1
         char = f"#x{err.character:04x}" if isinstance(err.character, int) else repr(err.character)
         result.error = Remark("yaml/syntax", f"unacceptable character {char}: {err.reason}", (line, col), ())
     except yaml.YAMLError as err:
         result.error = Remark("yaml/syntax", str(err).splitlines()[0], (line_offset + 1, 1), ())
     return result
+
+
+_YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def _char_offset(text: str, err: yaml.reader.ReaderError) -> int:
+    """Where the refused character is in ``text``: libyaml counts UTF-8 bytes, PyYAML's own reader characters.
+    The offset that points at the refused character is the one that reader used."""
+    position = int(err.position)
+    prefix = text.encode("utf-8", "surrogatepass")[:position].decode("utf-8", "ignore")
+    refused = chr(err.character) if isinstance(err.character, int) else str(err.character)
+    if len(prefix) < len(text) and text[len(prefix)] == refused:
+        return len(prefix)
+    return min(position, len(text))
 
 
 def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits, spent: int = 0) -> None:

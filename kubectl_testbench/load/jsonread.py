@@ -113,7 +113,18 @@ def _constant(text: str) -> Any:
     raise _Slow  # NaN, Infinity: not JSON
 
 
-_FAST = json.JSONDecoder(object_pairs_hook=_pairs, parse_float=_finite, parse_constant=_constant)
+def _integer(text: str) -> int:
+    if len(text) > _MAX_INT_TEXT:
+        raise _Slow  # read as Go reads it (a float64, or an error) by the positional reader
+    return int(text)
+
+
+_MAX_INT_TEXT = 20
+"""The longest integer text read as an integer (``-9223372036854775808``, ``18446744073709551615`` fit); a longer
+one is a float64 for Kubernetes, and out of range past about 309 digits. Both readers use this bound."""
+
+_FAST = json.JSONDecoder(object_pairs_hook=_pairs, parse_float=_finite, parse_constant=_constant,
+                         parse_int=_integer)
 
 
 def read_fast(text: str, limits: Limits = DEFAULT_LIMITS) -> list[tuple[Any, int]] | None:
@@ -240,7 +251,7 @@ def _value(text: str, pos: int, mark: Any, remarks: list[Remark], limits: Limits
                 value, value_mark = string_value(m.group(2)), mark(start)
             elif m.group(3) is not None:
                 number = m.group(3)
-                if m.group(4) is None and m.group(5) is None and len(number) <= 20:
+                if m.group(4) is None and m.group(5) is None and len(number) <= _MAX_INT_TEXT:
                     value = int(number)
                 else:
                     value = float(number)
