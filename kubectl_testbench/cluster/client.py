@@ -200,10 +200,16 @@ class Client:
                             target=Target("create", kind, namespace, name))
 
     def delete(self, ref: Ref, *, uid: str | None = None, dry_run: bool = False) -> bool:
-        """Delete (background propagation, only if the uid still matches); False when already gone."""
+        """Delete (background propagation, only if the uid still matches); False when already gone.
+
+        ``dryRun`` goes into the DeleteOptions body: kube-apiserver reads the options from the body when there is
+        one and then ignores the query, so a ``?dryRun=All`` beside a body deletes for real. The query carries it
+        too, for whoever reads the request line (an audit log, a proxy)."""
         options: dict[str, Any] = {"apiVersion": "v1", "kind": "DeleteOptions", "propagationPolicy": "Background"}
         if uid:
             options["preconditions"] = {"uid": uid}
+        if dry_run:
+            options["dryRun"] = ["All"]
         try:
             self.request("DELETE", ref.path, query=[("dryRun", "All")] if dry_run else [], body=options,
                          target=Target("delete", ref.kind, ref.namespace, ref.name))

@@ -100,8 +100,9 @@ class Cluster:
         return found
 
     def names(self, resource: str, namespace: str, selector: str = "") -> list[str]:
-        """Names of the objects of ``resource`` in ``namespace`` (optionally by label selector), sorted."""
-        args = ["get", resource, "-n", namespace, "-o", "jsonpath={.items[*].metadata.name}"]
+        """``kind.group/name`` of the objects of ``resource`` (``a,b`` for several) in ``namespace`` (optionally by
+        label selector), sorted."""
+        args = ["get", resource, "-n", namespace, "-o", "name"]
         return sorted(self.ok(*args, *(["-l", selector] if selector else [])).split())
 
 
