@@ -231,13 +231,13 @@ def _wait(client: Client, target: Target, name: str, timeout: float, interval: f
                 elif line != shown:
                     click.echo(line, err=True)
                 shown = line
-        except WaitTimeout as err:
+        except WaitTimeout as err:  # the caller still prints the record: its name is how to follow it further
             if live:
                 click.echo("", err=True)
             number = f"#{err.last.number} " if err.last.number is not None else ""
             _say(f"error: execution {number}({name}) still {err.last.status} after {timeout:g}s (--timeout); "
                  f"it keeps running: kubectl testbench status {target.experiment} -n {target.namespace}")
-            sys.exit(EXIT_FINDINGS)
+            return err.last
     if live:
         click.echo("", err=True)
     assert last is not None  # follow yields at least once or raises

@@ -180,6 +180,7 @@ def test_wait_times_out_with_exit_1(applied: FakeApiServer) -> None:
     assert result.exit_code == 1
     assert one_line_error(result) == (f"error: execution #7 ({WORKFLOW}-00001) still running after 0.2s (--timeout); "
                                       "it keeps running: kubectl testbench status weather -n team-a")
+    assert result.stdout == f"testworkflowexecution.testworkflows.testkube.io/{WORKFLOW}-00001\n"  # to follow it
 
 
 def test_wait_survives_an_aborted_execution(applied: FakeApiServer) -> None:
