@@ -182,7 +182,8 @@ def run(ctx: click.Context, experiment: str, testkube_namespace: str | None, wai
         fail("--wait cannot follow a dry run")
     client = connect(cluster)
     with cluster_errors():
-        target = runlib.resolve_workflow(client, experiment, client.connection.namespace, testkube)
+        target = runlib.resolve_workflow(client, experiment, client.connection.namespace, testkube,
+                                         note=lambda message: _say(f"note: {message}"))
         created = runlib.start(client, target, tags=tags, dry_run=dry_run == "server")
     from kubectl_testbench.cluster.resources import dig, text
 
