@@ -180,7 +180,7 @@ CASES = [  # (command, the permission taken away); the command needs it
     ("apply", ("create", CM)), ("apply", ("create", WF)), ("apply", ("create", TT)),
     ("apply --include-experiment", ("patch", EXP)), ("apply --include-experiment", ("create", EXP)),
     ("diff", ("get", CM)), ("diff", ("get", WF)), ("diff", ("get", TT)),
-    ("diff", ("patch", WF)), ("diff", ("create", TT)), ("diff --local", ("get", WF)),
+    ("diff", ("patch", WF)), ("diff", ("create", TT)), ("diff --local", ("get", WF)), ("diff --prune", ("list", CM)),
     ("prune", ("list", CM)), ("prune", ("list", WF)), ("prune", ("list", TT)),
     ("prune", ("delete", CM)), ("prune", ("delete", WF)), ("prune", ("delete", TT)),
     ("run", ("get", WF)), ("run", ("create", TWE)), ("run --wait", ("get", TWE)),
@@ -203,6 +203,7 @@ def test_without_a_permission_the_command_fails_in_one_line(rbac: Rbac, command:
     rbac.without(removed)
     args = {"apply": ["apply", str(src)], "apply --include-experiment": ["apply", str(src), "--include-experiment"],
             "diff": ["diff", str(src)], "diff --local": ["diff", str(src), "--local"],
+            "diff --prune": ["diff", str(src), "--prune", "--prune-experiment-namespace", rbac.namespace],
             "prune": ["prune", str(src), "--allow-empty", "--prune-experiment-namespace", rbac.namespace],
             "run": ["run", name], "run --wait": ["run", name, "--wait", "--poll-interval", "0.1s"],
             "status": ["status"]}[command]

@@ -194,3 +194,17 @@ def test_run_wait_timeout_exits_1_and_leaves_the_execution(testkube_cluster: Clu
                                f"running: kubectl testbench status news -n {ns}")
     assert set(c.names(EXECUTIONS, testkube)) - known == {
         f"testworkflowexecution.testworkflows.testkube.io/{record['name']}"}  # still there, for Testkube to run
+
+
+def test_run_server_dry_run_stores_no_execution(testkube_cluster: Cluster, setup: tuple[str, str]) -> None:
+    """``--dry-run=server``: the server validates and names the execution (generateName), and stores nothing."""
+    c = testkube_cluster
+    ns, testkube = setup
+    known = set(c.names(EXECUTIONS, testkube))
+    done = c.cli("run", "news", "-n", ns, "--testkube-namespace", testkube, "--dry-run=server", "-o", "json")
+    assert done.code == 0, done.err
+    name = json.loads(done.out)["name"]
+    assert name.startswith(f"news-{ns}-workflow-") and len(name) > len(f"news-{ns}-workflow-")
+    assert done.lines()[0].startswith(f"testworkflowexecution.testworkflows.testkube.io/{name} created (server dry "
+                                      "run)")
+    assert set(c.names(EXECUTIONS, testkube)) == known
