@@ -138,3 +138,10 @@ def kubectl() -> str:
     if path is None:
         pytest.skip("kubectl is not installed: overlay builds need the real kubectl kustomize")
     return path
+
+
+# The control plane's session fixtures, registered here once for every test package. Imported into two conftest.py
+# files, a fixture is two fixtures to pytest, each with its own session cache: tests/controlplane and tests/e2e
+# then started a control plane each. (Last in this file: both modules import helpers defined above.)
+from tests.controlplane.cluster import testkube_cluster  # noqa: E402, F401
+from tests.controlplane.fixture import control_plane  # noqa: E402, F401

@@ -40,34 +40,31 @@ def diff(paths: tuple[str, ...], force_conflicts: bool, local: bool, prune: bool
     if prune_experiment_namespace and not prune:
         fail("--prune-experiment-namespace needs --prune")
     from kubectl_testbench.cluster.apply import apply_order, kinds_of, preflight
-    from kubectl_testbench.cluster.diff import diff_deletion, diff_object
+    from kubectl_testbench.cluster.diff import diff_deletion, diff_object, kubectl_order
 
     namespace, source = namespace_and_source(cluster)
     rendered = render_or_exit(paths, namespace, render, "json", refused="nothing compared", namespace_source=source)
     objects = apply_order(o.data for o in rendered if o.data is not None)
     client = connect(cluster)
-    changed = 0
     with cluster_errors():
         preflight(client, kinds_of(objects))
-        for obj in objects:
-            result = diff_object(client, obj, force=force_conflicts, local=local)
-            if result.text:
-                changed += 1
-                click.echo(_escaped(result.text), nl=False)
+        found = [diff_object(client, obj, force=force_conflicts, local=local) for obj in objects]
         if prune:
             from kubectl_testbench.cli.prune import warn
             from kubectl_testbench.cluster.prune import find_stale, prune_namespaces
             from kubectl_testbench.layout import TESTKUBE_NAMESPACE
 
             namespaces = prune_namespaces(objects, render.testkube_namespace or TESTKUBE_NAMESPACE)
-            for item in find_stale(client, objects, namespaces, experiment_namespace=prune_experiment_namespace,
-                                   warn=warn):
-                changed += 1
-                click.echo(_escaped(diff_deletion(item.ref, item.live).text), nl=False)
+            found += [diff_deletion(item.ref, item.live) for item in
+                      find_stale(client, objects, namespaces, experiment_namespace=prune_experiment_namespace,
+                                 warn=warn)]
+    changed = [d for d in kubectl_order(found) if d.text]  # printed only once all are known, as kubectl does
+    for d in changed:
+        click.echo(_escaped(d.text), nl=False)
     total = len(objects)
     if changed:
-        click.echo(f"{changed} of {total} objects would change" if not prune else f"{changed} objects would change",
-                   err=True)
+        click.echo(f"{len(changed)} of {total} objects would change" if not prune
+                   else f"{len(changed)} objects would change", err=True)
         sys.exit(EXIT_FINDINGS)
     click.echo(f"no differences ({total} objects)", err=True)
 

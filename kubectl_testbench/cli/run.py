@@ -182,7 +182,8 @@ def run(ctx: click.Context, experiment: str, testkube_namespace: str | None, wai
         fail("--wait cannot follow a dry run")
     client = connect(cluster)
     with cluster_errors():
-        target = runlib.resolve_workflow(client, experiment, client.connection.namespace, testkube)
+        target = runlib.resolve_workflow(client, experiment, client.connection.namespace, testkube,
+                                         note=lambda message: _say(f"note: {message}"))
         created = runlib.start(client, target, tags=tags, dry_run=dry_run == "server")
     from kubectl_testbench.cluster.resources import dig, text
 
@@ -231,13 +232,13 @@ def _wait(client: Client, target: Target, name: str, timeout: float, interval: f
                 elif line != shown:
                     click.echo(line, err=True)
                 shown = line
-        except WaitTimeout as err:
+        except WaitTimeout as err:  # the caller still prints the record: its name is how to follow it further
             if live:
                 click.echo("", err=True)
             number = f"#{err.last.number} " if err.last.number is not None else ""
             _say(f"error: execution {number}({name}) still {err.last.status} after {timeout:g}s (--timeout); "
                  f"it keeps running: kubectl testbench status {target.experiment} -n {target.namespace}")
-            sys.exit(EXIT_FINDINGS)
+            return err.last
     if live:
         click.echo("", err=True)
     assert last is not None  # follow yields at least once or raises

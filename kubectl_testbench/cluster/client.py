@@ -200,10 +200,16 @@ class Client:
                             target=Target("create", kind, namespace, name))
 
     def delete(self, ref: Ref, *, uid: str | None = None, dry_run: bool = False) -> bool:
-        """Delete (background propagation, only if the uid still matches); False when already gone."""
+        """Delete (background propagation, only if the uid still matches); False when already gone.
+
+        ``dryRun`` goes into the DeleteOptions body: kube-apiserver reads the options from the body when there is
+        one and then ignores the query, so a ``?dryRun=All`` beside a body deletes for real. The query carries it
+        too, for whoever reads the request line (an audit log, a proxy)."""
         options: dict[str, Any] = {"apiVersion": "v1", "kind": "DeleteOptions", "propagationPolicy": "Background"}
         if uid:
             options["preconditions"] = {"uid": uid}
+        if dry_run:
+            options["dryRun"] = ["All"]
         try:
             self.request("DELETE", ref.path, query=[("dryRun", "All")] if dry_run else [], body=options,
                          target=Target("delete", ref.kind, ref.namespace, ref.name))
@@ -422,12 +428,7 @@ def status_error(status: int, payload: dict[str, Any], target: Target, server: s
         return Unauthorized(f"the Kubernetes API server at {server} rejected the credentials (401 Unauthorized): "
                             "log in again or fix the kubeconfig user")
     if status == 403:
-        resource = kind.resource if kind else "the API"
-        user = re.search(r'User "([^"]*)"', message)
-        who = f'user "{user.group(1)}"' if user else "you"
-        where = f' in namespace "{target.namespace}"' if target.namespace else " cluster-wide"
-        return Forbidden(f"forbidden: RBAC does not allow {who} to {target.verb} {resource}{where}; ask for a Role "
-                         "that grants it (see docs/cluster.md)", target.verb, resource, target.namespace)
+        return _forbidden(message, target)
     if status == 404:
         if details.get("kind") == "namespaces":
             return NotFound(f'namespace "{details.get("name", target.namespace)}" does not exist '
@@ -453,6 +454,26 @@ def status_error(status: int, payload: dict[str, Any], target: Target, server: s
                            f"{status} {payload.get('reason') or ''}: {message}{after}")
     return ServerError(f"unexpected answer {status} from the Kubernetes API server at {server} to "
                        f"{target.describe()}: {message}")
+
+
+_USER = re.compile(r'User "([^"]*)"')
+_DENIED_VERB = re.compile(r'\bcannot ([a-z]+) resource ')
+CREATE_BY_APPLY = "a server-side apply that creates an object needs create as well as patch"
+
+
+def _forbidden(message: str, target: Target) -> Forbidden:
+    """403: who may not do what, where. The verb is the one the authorizer denied, from its message
+    (``User "jane" cannot create resource "configmaps" in API group "" in the namespace "testkube"``): a
+    server-side apply (our ``patch``) of an object that does not exist yet is also authorized as ``create``, and
+    without that permission it is ``create`` the server refuses."""
+    resource = target.kind.resource if target.kind else "the API"
+    user, denied = _USER.search(message), _DENIED_VERB.search(message)
+    who = f'user "{user.group(1)}"' if user else "you"
+    verb = denied.group(1) if denied else target.verb
+    where = f' in namespace "{target.namespace}"' if target.namespace else " cluster-wide"
+    why = f" ({CREATE_BY_APPLY})" if (target.verb, verb) == ("patch", "create") else ""
+    return Forbidden(f"forbidden: RBAC does not allow {who} to {verb} {resource}{where}{why}; ask for a Role that "
+                     "grants it (see docs/cluster.md)", verb, resource, target.namespace)
 
 
 def _conflict_message(target: Target, conflicts: list[tuple[str, str]]) -> str:

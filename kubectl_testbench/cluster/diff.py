@@ -69,6 +69,13 @@ def file_name(ref: Ref) -> str:
     return f"{ref.kind.file_id}.{ref.namespace}.{ref.name}"
 
 
+def kubectl_order(diffs: list[ObjectDiff]) -> list[ObjectDiff]:
+    """Diffs in the order ``kubectl diff`` prints them: it writes every object to a file named :func:`file_name` in
+    two directories and runs ``diff -u -N`` on the directories, which goes through the files sorted by name (byte
+    order, as under ``LC_ALL=C``), whatever the order of the input."""
+    return sorted(diffs, key=lambda d: file_name(d.ref).encode())
+
+
 def unified(ref: Ref, before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
     """``diff -u -N LIVE/<file> MERGED/<file>`` output for one object (empty when equal)."""
     a = dump(before).splitlines(keepends=True) if before is not None else []

@@ -17,7 +17,7 @@ from typing import Any
 
 from kubectl_testbench import layout
 from kubectl_testbench.cluster.client import Client
-from kubectl_testbench.cluster.errors import ClusterError, NotFound
+from kubectl_testbench.cluster.errors import ClusterError, Forbidden, NotFound
 from kubectl_testbench.cluster.resources import EXECUTION, EXPERIMENT, TESTWORKFLOW, Ref, dig, mapping, sequence, text
 from kubectl_testbench.render import naming
 
@@ -46,16 +46,24 @@ class Target:
     """How the workflow was found: ``experiment status`` or ``naming convention``."""
 
 
-def resolve_workflow(client: Client, experiment: str, namespace: str, testkube_namespace: str) -> Target:
+def resolve_workflow(client: Client, experiment: str, namespace: str, testkube_namespace: str,
+                     note: Callable[[str], None] = lambda message: None) -> Target:
     """The workflow of an Experiment: from the Experiment's ``status.generatedResources`` when the operator
-    recorded one, else by the naming convention ``<name>-<namespace>-workflow`` in the Testkube namespace."""
+    recorded one, else by the naming convention ``<name>-<namespace>-workflow`` in the Testkube namespace.
+
+    Reading the Experiment is optional (GitOps setups grant nothing on Experiments): when RBAC forbids it,
+    ``note`` hears why and the naming convention decides."""
+    name = naming.resource_name(experiment, namespace, naming.SUFFIX_WORKFLOW)
     if client.served(EXPERIMENT):
-        exp = client.get(Ref(EXPERIMENT, namespace, experiment))
+        try:
+            exp = client.get(Ref(EXPERIMENT, namespace, experiment))
+        except Forbidden as err:
+            note(f"{err.message}: the workflow is the one render names, {name}")
+            exp = None
         for res in sequence(dig(exp, "status", "generatedResources")):
             if isinstance(res, dict) and res.get("kind") == "TestWorkflow" and res.get("name"):
                 return Target(experiment, namespace, text(res["name"]),
                               text(res.get("namespace") or testkube_namespace), "experiment status")
-    name = naming.resource_name(experiment, namespace, naming.SUFFIX_WORKFLOW)
     return Target(experiment, namespace, name, testkube_namespace, "naming convention")
 
 

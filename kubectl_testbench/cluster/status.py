@@ -28,7 +28,6 @@ from kubectl_testbench.cluster.resources import (
     EXPERIMENT,
     TESTTRIGGER,
     TESTWORKFLOW,
-    Kind,
     Ref,
     dig,
     mapping,
@@ -86,7 +85,7 @@ class Report:
     experiment_crd: bool = False
     testkube: bool = False
     notes: list[str] = field(default_factory=list)
-    """Sources that could not be read (RBAC, not installed), for stderr."""
+    """Sources that could not be read (the Experiments: not installed, RBAC; Testkube: not installed), for stderr."""
 
 
 def collect(client: Client, namespace: str | None, testkube_namespace: str, name: str | None = None) -> Report:
@@ -120,10 +119,10 @@ def collect(client: Client, namespace: str | None, testkube_namespace: str, name
         selector = naming.LABEL_NAME + (f",{naming.LABEL_NAMESPACE}={namespace}" if namespace else "")
         if name is not None:
             selector += f",{naming.LABEL_NAME}={name}"
-        workflows = _list(client, report, TESTWORKFLOW, testkube_namespace, selector)
-        triggers = _list(client, report, TESTTRIGGER, testkube_namespace, selector) if client.served(TESTTRIGGER) \
-            else []
-        executions = _list(client, report, EXECUTION, testkube_namespace, None) if client.served(EXECUTION) else []
+        # required, unlike the Experiments: without them there is nothing to report (a Forbidden fails the command)
+        workflows = client.list(TESTWORKFLOW, testkube_namespace, selector)
+        triggers = client.list(TESTTRIGGER, testkube_namespace, selector) if client.served(TESTTRIGGER) else []
+        executions = client.list(EXECUTION, testkube_namespace, None) if client.served(EXECUTION) else []
         by_workflow = {text(dig(t, "spec", "testSelector", "name")): t for t in triggers}
         for wf in workflows:
             labels = mapping(dig(wf, "metadata", "labels"))
@@ -142,14 +141,6 @@ def collect(client: Client, namespace: str | None, testkube_namespace: str, name
         rows = {k: v for k, v in rows.items() if k[1] == name}
     report.rows = [rows[k] for k in sorted(rows)]
     return report
-
-
-def _list(client: Client, report: Report, kind: Kind, namespace: str, selector: str | None) -> list[dict[str, Any]]:
-    try:
-        return client.list(kind, namespace, selector)
-    except Forbidden as err:
-        report.notes.append(f"{kind.kind}s not listed: {err.message}")
-        return []
 
 
 def _name(obj: dict[str, Any]) -> str:

@@ -271,7 +271,10 @@ class FakeApiServer:
         if want and want != have:
             return status(409, "Conflict", f"Precondition failed: UID in precondition: {want}, UID in object "
                           f"meta: {have}", {"name": name, "kind": plural})
-        if req.q("dryRun") != "All":
+        # kube-apiserver reads DeleteOptions from the body when there is one, and then ignores the query: a
+        # ?dryRun=All next to a body deletes for real
+        dry_run = ((req.body or {}).get("dryRun") or []) if req.body else [req.q("dryRun")]
+        if dry_run != ["All"]:
             del self.objects[req.path]
         return 200, {"kind": "Status", "apiVersion": "v1", "status": "Success", "details": {"name": name}}
 

@@ -106,6 +106,27 @@ def test_prune_shows_deletions(api: FakeApiServer, kubeconfig: Path) -> None:
     assert not [r for r in api.requests if r.method == "DELETE"]
 
 
+def test_deletions_and_changes_in_kubectl_diffs_order(api: FakeApiServer, kubeconfig: Path, tmp_path: Path) -> None:
+    """By file name, as ``diff -u -N`` walks kubectl's two directories: a stale TestTrigger before the changed
+    TestWorkflows (``tests.`` < ``testworkflows.``), the stale ``aaa-`` workflow before ``news-``, ConfigMaps last."""
+    assert cli("apply", str(FIXTURES)).exit_code == 0
+    old = dict(api.objects[NEWS_PATH])
+    old["metadata"] = {**old["metadata"], "name": "aaa-team-a-workflow",
+                       "labels": {**old["metadata"]["labels"], "testbench.agentic-layer.ai/experiment-name": "aaa"}}
+    api.put(old)
+    for name in ("news", "weather"):
+        text = (FIXTURES / f"{name}.yaml").read_text()
+        (tmp_path / f"{name}.yaml").write_text(text.replace("enabled: true", "enabled: false")
+                                               .replace("news-agent", "news-agent-2").replace("Berlin?", "Rome?"))
+    result = cli("diff", str(tmp_path), "--prune")
+    assert result.exit_code == 1, result.stderr
+    assert [line.split()[3].split("/", 1)[1] for line in result.stdout.splitlines() if line.startswith("diff ")] == [
+        "tests.testkube.io.v1.TestTrigger.testkube.weather-team-a-trigger",
+        "testworkflows.testkube.io.v1.TestWorkflow.testkube.aaa-team-a-workflow",
+        "testworkflows.testkube.io.v1.TestWorkflow.testkube.news-team-a-workflow",
+        "v1.ConfigMap.testkube.weather-team-a-experiment"]
+
+
 def test_errors_exit_3_not_1(api: FakeApiServer, kubeconfig: Path) -> None:
     api.hook("PATCH", "", lambda r: status(409, "Conflict", "Apply failed", {"causes": [
         {"reason": "FieldManagerConflict", "message": 'conflict with "helm" using v1', "field": ".data"}]}))

@@ -80,6 +80,21 @@ def test_rbac_forbidden_names_verb_resource_and_namespace(api: FakeApiServer, ku
         'namespace "testkube"; ask for a Role that grants it (see docs/cluster.md)')
 
 
+def test_rbac_forbidden_names_the_verb_the_authorizer_denied(api: FakeApiServer, kubeconfig: Path) -> None:
+    """kube-apiserver authorizes a server-side apply that would create an object as ``create`` as well: with
+    ``patch`` granted and ``create`` not, it refuses the PATCH naming ``create`` (tests/controlplane/test_rbac.py)."""
+    api.hook("PATCH", "/configmaps/", lambda r: status(
+        403, "Forbidden", 'configmaps "weather-team-a-experiment" is forbidden: User "jane" cannot create resource '
+        '"configmaps" in API group "" in the namespace "testkube"', {"name": "weather-team-a-experiment",
+                                                                      "kind": "configmaps"}))
+    result = cli("apply", str(FIXTURES))
+    assert result.exit_code == 3
+    assert one_line_error(result) == (
+        'error: forbidden: RBAC does not allow user "jane" to create configmaps in namespace "testkube" (a '
+        "server-side apply that creates an object needs create as well as patch); ask for a Role that grants it "
+        "(see docs/cluster.md)")
+
+
 def test_field_conflict_names_the_other_manager_and_fields(api: FakeApiServer, kubeconfig: Path) -> None:
     def conflict(req: Recorded) -> tuple[int, object] | None:
         if req.q("force") == "true":

@@ -131,7 +131,7 @@ def test_server_dry_run_prune_sends_dry_run_all(api: FakeApiServer, kubeconfig: 
     result = cli("apply", str(FIXTURES), "--prune", "--dry-run=server")
     assert result.exit_code == 0
     dels = [r for r in api.requests if r.method == "DELETE"]
-    assert dels and all(r.q("dryRun") == "All" for r in dels)
+    assert dels and all(r.body["dryRun"] == ["All"] for r in dels)  # the server reads DeleteOptions from the body
     assert "old-team-a-workflow" in " ".join(api.objects)
     assert "pruned (server dry run)" in result.stderr
 

@@ -123,6 +123,21 @@ def test_run_without_testkube(api: FakeApiServer, kubeconfig: Path) -> None:
     assert "error: TestWorkflowExecution (testworkflows.testkube.io/v1) is not served" in one_line_error(result)
 
 
+def test_forbidden_experiment_falls_back_to_the_rendered_workflow_name(applied: FakeApiServer) -> None:
+    """``get`` on Experiments is optional (docs/cluster.md, RBAC): without it, a note and the name render gives."""
+    applied.hook("GET", "/experiments/weather$", lambda r: (403, {
+        "kind": "Status", "reason": "Forbidden", "code": 403, "message": 'experiments.testbench.agentic-layer.ai '
+        '"weather" is forbidden: User "ci" cannot get resource "experiments" in API group '
+        '"testbench.agentic-layer.ai" in the namespace "team-a"'}))
+    result = cli("run", "weather")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        'note: forbidden: RBAC does not allow user "ci" to get experiments.testbench.agentic-layer.ai in namespace '
+        '"team-a"; ask for a Role that grants it (see docs/cluster.md): the workflow is the one render names, '
+        f"{WORKFLOW}")
+    assert [r.body["spec"]["testWorkflow"]["name"] for r in applied.requests if r.method == "POST"] == [WORKFLOW]
+
+
 def test_wait_follows_progress_until_it_passes(applied: FakeApiServer) -> None:
     script(applied, {}, execution_status("queued"),
            execution_status("running", {"s1": "running"}),
@@ -180,6 +195,7 @@ def test_wait_times_out_with_exit_1(applied: FakeApiServer) -> None:
     assert result.exit_code == 1
     assert one_line_error(result) == (f"error: execution #7 ({WORKFLOW}-00001) still running after 0.2s (--timeout); "
                                       "it keeps running: kubectl testbench status weather -n team-a")
+    assert result.stdout == f"testworkflowexecution.testworkflows.testkube.io/{WORKFLOW}-00001\n"  # to follow it
 
 
 def test_wait_survives_an_aborted_execution(applied: FakeApiServer) -> None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from tests.cluster.conftest import FIXTURES, cli, one_line_error
@@ -135,6 +136,20 @@ def test_forbidden_experiments_fall_back_to_workflows_with_a_note(api: FakeApiSe
     assert "news" in result.stdout
     assert 'note: Experiments not listed: forbidden: RBAC does not allow user "viewer" to list ' \
            'experiments.testbench.agentic-layer.ai in namespace "team-a"' in result.stderr
+
+
+@pytest.mark.parametrize("plural", ["testworkflows", "testtriggers", "testworkflowexecutions"])
+def test_forbidden_testkube_kinds_fail(api: FakeApiServer, kubeconfig: Path, plural: str) -> None:
+    """The TestWorkflows, TestTriggers and executions are what status reports on: not readable, it cannot say
+    whether a workflow exists or what ran, so it fails (exit 3) rather than print a table of "missing"."""
+    assert cli("apply", str(FIXTURES / "weather.yaml"), "--include-experiment").exit_code == 0
+    api.hook("GET", f"/{plural}$", lambda r: status(403, "Forbidden", f'User "viewer" cannot list resource "{plural}"'))
+    result = cli("status")
+    assert result.exit_code == 3
+    assert result.stdout == ""
+    group = "tests.testkube.io" if plural == "testtriggers" else "testworkflows.testkube.io"
+    assert one_line_error(result) == (f'error: forbidden: RBAC does not allow user "viewer" to list {plural}.{group} '
+                                      'in namespace "testkube"; ask for a Role that grants it (see docs/cluster.md)')
 
 
 def test_without_testkube(api: FakeApiServer, kubeconfig: Path) -> None:

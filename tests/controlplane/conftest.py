@@ -1,3 +1,2 @@
-"""The session's control plane (tests/controlplane/fixture.py) for the tests in this package."""
-
-from tests.controlplane.fixture import control_plane  # noqa: F401  (the session fixture)
+"""The session fixtures ``control_plane`` (tests/controlplane/fixture.py) and ``testkube_cluster``
+(tests/controlplane/cluster.py) are registered once, in tests/conftest.py, for every test package."""

@@ -1,10 +1,9 @@
 """A real Kubernetes control plane (etcd + kube-apiserver) for tests: ``scripts/control-plane`` in a temporary dir.
 
 The session fixture ``control_plane`` starts one per test session (the first run on a machine builds the
-binaries, minutes; later runs take seconds) and stops it at the end. Another test package gets it with one line
-in its ``conftest.py``::
-
-    from tests.controlplane.fixture import control_plane  # noqa: F401  (the session fixture)
+binaries, minutes; later runs take seconds) and stops it at the end. It is registered once, in tests/conftest.py,
+so every test package sees the same one (imported into a package's own conftest.py it would be a second fixture
+with its own session cache, and a second control plane).
 
 Where Go is missing, every test that asks for it is skipped with ``tests.go_toolchain.NO_GO``; a control plane
 that fails to build or start is a test failure, with the script's message and the logs' last lines.

@@ -21,13 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-import yaml
 
-from tests.conftest import TESTKUBE_CRDS, require_reference, run_cli, run_process
+from tests.conftest import run_process
 
 if TYPE_CHECKING:
     from kubectl_testbench.cluster.client import Client
-    from tests.controlplane.fixture import ControlPlane
+    from tests.controlplane.cluster import Cluster
 
 KUBECONFIG = os.environ.get("TESTBENCH_E2E_KUBECONFIG", "")
 TESTKUBE = os.environ.get("TESTBENCH_E2E_TESTKUBE_NAMESPACE", "testkube")
@@ -58,29 +57,14 @@ class Env:
         return Client(connect(ClusterOptions(kubeconfig=self.kubeconfig)))
 
 
-def _kubectl_apply(plane: ControlPlane, manifest: str) -> None:
-    proc = plane.kubectl("apply", "--server-side", "-f", "-", input=manifest)
-    assert proc.returncode == 0, proc.stderr
-
-
 @pytest.fixture(scope="module")
 def kubeconfig(request: pytest.FixtureRequest) -> str:
     """``TESTBENCH_E2E_KUBECONFIG``, else the session's control plane with the CRDs ``apply`` needs installed and
     established, and the Testkube namespace created (as ``kubectl testbench install`` and Testkube's chart would)."""
     if KUBECONFIG:
         return KUBECONFIG
-    files = sorted(require_reference(TESTKUBE_CRDS).glob("*.yaml"))
-    plane: ControlPlane = request.getfixturevalue("control_plane")
-    crd = run_cli("crd")
-    assert crd.exit_code == 0, crd.output
-    _kubectl_apply(plane, "\n---\n".join([crd.stdout, *(f.read_text() for f in files),
-                                           f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {TESTKUBE}\n"]))
-    names = ["experiments.testbench.agentic-layer.ai", *(yaml.safe_load(f.read_text())["metadata"]["name"]
-                                                         for f in files)]
-    waited = plane.kubectl("wait", "--for=condition=Established", "--timeout=60s",
-                           *(f"customresourcedefinition/{n}" for n in names))
-    assert waited.returncode == 0, waited.stderr
-    return str(plane.kubeconfig)
+    cluster: Cluster = request.getfixturevalue("testkube_cluster")
+    return str(cluster.kubeconfig)
 
 
 @pytest.fixture(scope="module")
