@@ -532,7 +532,7 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
             hint = MIGRATE_HINT
         add(err.rule, err.path, err.message, hint, err.key, err.fix)
 
-    blocked = any(e.rule in BLOCKING for e in schema_errors)
+    blocked = any(_blocks_cel(e, doc) for e in schema_errors)
     if not blocked:
         run_cel(targets, add)
 
@@ -548,6 +548,23 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
                          f"{plural(len(hidden), 'more finding')} ({plural(hidden_errors, 'error')}) not shown",
                          obj=obj))
     return out
+
+
+METADATA_BLOCKING = ("Required value", "Too long", "Too many", "Unsupported value")
+"""The ObjectMeta errors whose field.ErrorType the server's hasBlockingErr counts (Required, TooLong, TooMany,
+NotSupported): its strategy validates ObjectMeta before the rules, with the same list of errors."""
+
+
+def _blocks_cel(err: SchemaError, doc: dict[str, Any]) -> bool:
+    """Does this error keep the CEL rules from running? Schema errors of the blocking kinds, and ObjectMeta
+    errors of the same field.ErrorTypes -- except our own missing-name error where generateName is set (the
+    server generates the name)."""
+    if err.rule in BLOCKING:
+        return True
+    if not err.rule.startswith("metadata/") or not err.message.startswith(METADATA_BLOCKING):
+        return False
+    meta = doc.get("metadata")
+    return not (err.rule == "metadata/name-required" and isinstance(meta, dict) and meta.get("generateName"))
 
 
 def _not_evaluated(targets: list[Any], doc: dict[str, Any], file: str, obj: str,
