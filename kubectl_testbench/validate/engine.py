@@ -570,8 +570,18 @@ def _blocks_cel(err: SchemaError, doc: dict[str, Any]) -> bool:
 def _not_evaluated(targets: list[Any], doc: dict[str, Any], file: str, obj: str,
                    found: list[Diagnostic]) -> list[Diagnostic]:
     """One note per CEL rule the blocking errors kept from running, at the rule's field, sorted after the last
-    error (as the API server appends its note after the field errors; ``found`` holds the blocking errors)."""
+    error (as the API server appends its note after the field errors; ``found`` holds the blocking errors). Where
+    no rule's field is present, one note at the object's root in the server's words: its validator exists
+    whenever the CRD has rules, and says so whatever the object holds."""
     last = max((d.line, d.col) for d in found if d.severity is Severity.ERROR)
+    if not targets:  # no rule's field is present: the server still says that its rules were not checked
+        from kubectl_testbench.model.cel_rules import ALL
+
+        if not ALL:
+            return []
+        note = _diag("cel/not-evaluated", doc, (), file, "some validation rules were not checked because the object "
+                     "was invalid; correct the existing errors to complete validation", obj=obj)
+        return [dataclasses.replace(note, follows=last)]
     notes = []
     for target in targets:
         for spec in target.schema["x-kubernetes-validations"]:  # a target is a node with rules

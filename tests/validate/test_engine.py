@@ -62,6 +62,17 @@ def test_blocking_metadata_errors_keep_cel_from_running_too() -> None:
     assert "cel/dataset-exactly-one" in rules(generated) and "cel/not-evaluated" not in rules(generated)
 
 
+def test_blocking_errors_without_a_rule_in_reach_still_say_rules_were_not_checked() -> None:
+    """The server appends its note whenever the CRD has rules and an error blocks them, also where the rule's field
+    is absent (issue 29: a null dataset, found by the module-mode oracle): one note at the object's root."""
+    text = VALID.replace("  dataset:\n", "  dataset: null\n  x-dataset:\n")
+    diagnostics = validate_text(text, "t.yaml").diagnostics
+    notes = [(d.path, d.message) for d in diagnostics if d.rule == "cel/not-evaluated"]
+    assert notes == [("", "some validation rules were not checked because the object was invalid; correct the "
+                      "existing errors to complete validation")]
+    assert ("schema/required", "spec.dataset") in [(d.rule, d.path) for d in diagnostics]
+
+
 def test_cel_still_runs_with_non_blocking_errors() -> None:
     text = VALID.replace("    inline:", "    url: https://x/e.json\n    inline:").replace(
         "defaultThreshold: 0.8", "defaultThreshold: 1.8")
