@@ -612,6 +612,8 @@ func noMatch(kind, apiVersion string) FieldErr {
 		Detail: fmt.Sprintf("no matches for kind %q in version %q", kind, apiVersion)}
 }
 
+var composite = regexp.MustCompile(`^Invalid value: "": "(.+)" must validate `)
+
 var jsonTypeField = regexp.MustCompile(`Go struct field \S*?\.(\S+) of type`)
 
 // create sends the object as kubectl does (its JSON) through the server's decoding and create steps.
@@ -663,8 +665,11 @@ func create(v *served, in *unstructured.Unstructured) []FieldErr {
 	if err := rest.BeforeCreate(v.strategy, ctx, u); err != nil {
 		found := markCEL(v, u, statusErrors(err))
 		for i := range found {
-			if found[i].field != "" {
+			if found[i].field != "" && found[i].field != "<nil>" {
 				found[i].Path = pathIn(found[i].field, u.Object, sent)
+			} else if m := composite.FindStringSubmatch(found[i].Detail); m != nil {
+				// ValidateCustomResource reports anyOf/oneOf failures at the root, naming the field in the message
+				found[i].Path = pathIn(m[1], u.Object, sent)
 			}
 		}
 		errs = append(errs, found...)
