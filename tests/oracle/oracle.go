@@ -114,6 +114,9 @@ type Object struct {
 	Kind       string     `json:"kind"`
 	Class      string     `json:"class"` // experiment | foreign | rejected
 	Errors     []FieldErr `json:"errors"`
+	// Body is the JSON kubectl sends for the object (after YAMLToJSON and list flattening): what the server-judged
+	// test (tests/controlplane/test_server_parity.py) posts.
+	Body string `json:"body,omitempty"`
 }
 
 // Doc is one document as kubectl splits the stream.
@@ -125,6 +128,7 @@ type Doc struct {
 	JSONText    string     `json:"yaml_to_json,omitempty"`
 	StrictError string     `json:"strict_error,omitempty"`
 	Duplicates  []FieldErr `json:"duplicates,omitempty"`
+	List        bool       `json:"list,omitempty"` // the document is a list, its items flattened into Objects
 	Objects     []Object   `json:"objects"`
 }
 
@@ -374,7 +378,7 @@ func yamlDoc(index int, c chunk) Doc {
 		doc.Empty = true
 		return doc
 	}
-	doc.Objects = objectsOf(raw)
+	doc.Objects, doc.List = objectsOf(raw)
 	return doc
 }
 
@@ -417,7 +421,7 @@ func jsonStream(data []byte) (docs []Doc, failedAt int64) {
 		if len(strictErrs) > 0 {
 			doc.StrictError = fmt.Sprint(strictErrs)
 		}
-		doc.Objects = objectsOf(trimmed)
+		doc.Objects, doc.List = objectsOf(trimmed)
 		docs = append(docs, doc)
 	}
 }
@@ -520,13 +524,13 @@ func rejected(kind string, err error) []Object {
 
 // objectsOf decodes one document as kubectl does (UnstructuredJSONScheme: an object with "items" is a list whose
 // items without kind and apiVersion inherit them) and flattens lists (FlattenListVisitor).
-func objectsOf(raw []byte) []Object {
+func objectsOf(raw []byte) ([]Object, bool) {
 	var top interface{}
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(raw, &top); err != nil {
-		return rejected("Decode", err)
+		return rejected("Decode", err), false
 	}
 	if _, ok := top.(map[string]interface{}); !ok {
-		return rejected("NotAnObject", fmt.Errorf("cannot unmarshal %T into an object", top))
+		return rejected("NotAnObject", fmt.Errorf("cannot unmarshal %T into an object", top)), false
 	}
 	decoded, _, err := unstructured.UnstructuredJSONScheme.Decode(raw, nil, nil)
 	if err != nil {
@@ -535,19 +539,20 @@ func objectsOf(raw []byte) []Object {
 			o := rejected("MissingKind", err)
 			o[0].APIVersion = apiVersion
 			o[0].Errors[0].Path = []interface{}{"kind"}
-			return o
+			return o, false
 		}
-		return rejected("Decode", err)
+		return rejected("Decode", err), false
 	}
+	_, isList := decoded.(*unstructured.UnstructuredList)
 	items, err := flatten(decoded)
 	if err != nil {
-		return rejected("Decode", err)
+		return rejected("Decode", err), isList
 	}
 	out := []Object{}
 	for _, item := range items {
 		out = append(out, createObject(item))
 	}
-	return out
+	return out, isList
 }
 
 // flatten: FlattenListVisitor (nested lists are flattened too, their items as they are).
@@ -579,6 +584,9 @@ func flatten(obj runtime.Object) ([]*unstructured.Unstructured, error) {
 func createObject(u *unstructured.Unstructured) Object {
 	apiVersion, kind := u.GetAPIVersion(), u.GetKind()
 	o := Object{APIVersion: apiVersion, Kind: kind, Class: "foreign", Errors: []FieldErr{}}
+	if body, err := u.MarshalJSON(); err == nil {
+		o.Body = string(body)
+	}
 	if kind == "" { // kubectl's typer (UnstructuredObjectTyper.ObjectKinds) refuses an item without kind
 		o.Class = "rejected"
 		o.Errors = append(o.Errors, FieldErr{Type: "MissingKind", Path: []interface{}{"kind"},
