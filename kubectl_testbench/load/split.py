@@ -41,5 +41,20 @@ def split_documents(text: str) -> Iterator[Chunk]:
             start, bad = i, True
             continue
         yield Chunk("".join(lines[start:i]), start, bad)
-        start, bad = i + 1, False
+        keep = start == i and _opens_with_end(lines, i + 1)
+        start, bad = (i if keep else i + 1), False
     yield Chunk("".join(lines[start:]), start, bad)
+
+
+def _opens_with_end(lines: list[str], first: int) -> bool:
+    """Does the document from line ``first`` start (after blanks and comments) with a ``...`` end marker?
+
+    YAMLReader writes a separator that meets an empty buffer into the next document, so Kubernetes parses
+    "---\n...\n" (an empty document) where a bare "..." is a syntax error. Keeping that separator only where
+    the document opens with its end changes no other chunk: a leading ``---`` is otherwise the same document.
+    """
+    for line in lines[first:]:
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return line.startswith("...") and (len(line) == 3 or line[3] in " \t\r\n#")
+    return False

@@ -532,7 +532,7 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
             hint = MIGRATE_HINT
         add(err.rule, err.path, err.message, hint, err.key, err.fix)
 
-    blocked = any(e.rule in BLOCKING for e in schema_errors)
+    blocked = any(_blocks_cel(e, doc) for e in schema_errors)
     if not blocked:
         run_cel(targets, add)
 
@@ -550,11 +550,38 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     return out
 
 
+METADATA_BLOCKING = ("Required value", "Too long", "Too many", "Unsupported value")
+"""The ObjectMeta errors whose field.ErrorType the server's hasBlockingErr counts (Required, TooLong, TooMany,
+NotSupported): its strategy validates ObjectMeta before the rules, with the same list of errors."""
+
+
+def _blocks_cel(err: SchemaError, doc: dict[str, Any]) -> bool:
+    """Does this error keep the CEL rules from running? Schema errors of the blocking kinds, and ObjectMeta
+    errors of the same field.ErrorTypes -- except our own missing-name error where generateName is set (the
+    server generates the name)."""
+    if err.rule in BLOCKING:
+        return True
+    if not err.rule.startswith("metadata/") or not err.message.startswith(METADATA_BLOCKING):
+        return False
+    meta = doc.get("metadata")
+    return not (err.rule == "metadata/name-required" and isinstance(meta, dict) and meta.get("generateName"))
+
+
 def _not_evaluated(targets: list[Any], doc: dict[str, Any], file: str, obj: str,
                    found: list[Diagnostic]) -> list[Diagnostic]:
     """One note per CEL rule the blocking errors kept from running, at the rule's field, sorted after the last
-    error (as the API server appends its note after the field errors; ``found`` holds the blocking errors)."""
+    error (as the API server appends its note after the field errors; ``found`` holds the blocking errors). Where
+    no rule's field is present, one note at the object's root in the server's words: its validator exists
+    whenever the CRD has rules, and says so whatever the object holds."""
     last = max((d.line, d.col) for d in found if d.severity is Severity.ERROR)
+    if not targets:  # no rule's field is present: the server still says that its rules were not checked
+        from kubectl_testbench.model.cel_rules import ALL
+
+        if not ALL:
+            return []
+        note = _diag("cel/not-evaluated", doc, (), file, "some validation rules were not checked because the object "
+                     "was invalid; correct the existing errors to complete validation", obj=obj)
+        return [dataclasses.replace(note, follows=last)]
     notes = []
     for target in targets:
         for spec in target.schema["x-kubernetes-validations"]:  # a target is a node with rules

@@ -2,9 +2,11 @@
 
 kubectl's unstructured decoder treats every object with an ``items`` field as a list, whatever its kind
 (``List`` with or without apiVersion, ``ExperimentList``); items that name neither kind nor apiVersion take
-the list's apiVersion and its kind without the ``List`` suffix; nested lists are flattened too
-(k8s.io/apimachinery unstructured/helpers.go, k8s.io/cli-runtime resource/visitor.go). A document that is
-not an object, an item that is not an object, or an object without kind makes ``kubectl apply`` fail.
+the list's apiVersion and its kind without the ``List`` suffix (k8s.io/apimachinery unstructured/helpers.go).
+A list inside a list is not flattened: cli-runtime's FlattenListVisitor (resource/visitor.go) asks
+meta.ExtractList for the inner list's items, which an Unstructured does not have, and kubectl fails on the file.
+A document that is not an object, an item that is not an object or is itself a list, or an object without
+kind makes ``kubectl apply`` fail.
 """
 
 from __future__ import annotations
@@ -47,9 +49,16 @@ def objects(data: Any, remarks: list[Remark]) -> Iterator[Item | Problem]:
     yield from _flatten(data, (), remarks, top=True)
 
 
+NESTED_LIST = ("a list item is itself a list (its items are a list): kubectl cannot flatten it and rejects the list "
+               '("*unstructured.Unstructured is not a list")')
+
+
 def _flatten(data: dict[str, Any], at: Path, remarks: list[Remark], top: bool = False) -> Iterator[Item | Problem]:
     if "items" not in data or (not top and not isinstance(data["items"], list)):
         yield Item(data, at, remarks)
+        return
+    if not top:
+        yield Problem("yaml/not-an-object", at, NESTED_LIST)
         return
     items = data["items"]
     if items is None:
@@ -71,7 +80,7 @@ def _flatten(data: dict[str, Any], at: Path, remarks: list[Remark], top: bool = 
             item["kind"] = item_kind
             item["apiVersion"] = api_version if isinstance(api_version, str) else ""
         inner = [_relative(r, len(where)) for r in remarks if r.path[: len(where)] == where]
-        yield from _flatten(item, where, inner)  # a nested list's items keep what they say
+        yield from _flatten(item, where, inner)
 
 
 def _relative(remark: Remark, depth: int) -> Remark:

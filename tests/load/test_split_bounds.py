@@ -49,3 +49,23 @@ def test_a_trailing_separator_leaves_an_empty_last_document() -> None:
 def test_bad_separators_in_a_row_after_a_multi_line_document() -> None:
     assert _chunks("a: 1\n---\nb: 2\nc: 3\n--- x\n--- y\nd: 4\n") == [
         ("a: 1\n", 0, False), ("b: 2\nc: 3\n", 2, False), ("--- x\n", 4, True), ("--- y\nd: 4\n", 5, True)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("---\n...\n", [("", 0, False), ("---\n...\n", 0, False)]),
+    ("a: 1\n---\n---\n# c\n...\n", [("a: 1\n", 0, False), ("", 2, False), ("---\n# c\n...\n", 2, False)]),
+    ("a: 1\n---\n...\n", [("a: 1\n", 0, False), ("...\n", 2, False)]),
+])
+def test_a_separator_read_into_an_empty_buffer_opens_a_document_that_starts_with_its_end(
+        text: str, expected: list[tuple[str, int, bool]]) -> None:
+    """YAMLReader writes a separator that meets an empty buffer into the next document: "---\\n...\\n" is an empty
+    document for Kubernetes, while a bare "..." is a syntax error for both go-yaml and libyaml (issue 29: found by
+    the module-mode oracle, which calls YAMLReader)."""
+    assert _chunks(text) == expected
+
+
+def test_a_document_of_only_its_end_after_two_separators_is_empty_not_broken() -> None:
+    from kubectl_testbench.validate.engine import validate_text
+
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---  \n---\n...\n"
+    assert validate_text(text, "t.yaml").diagnostics == []

@@ -26,6 +26,12 @@ DOCUMENT_LEVEL = frozenset({
 """Findings about a whole document (it cannot be read, or is not an object the CRD serves): no field path."""
 
 
+NOT_CHECKED = "(CEL rules not checked)"
+"""Where the server's "some validation rules were not checked because the object was invalid" stands (its path
+is the object's root) and where our cel/not-evaluated notes for the same reason are compared."""
+_NOT_CHECKED_TEXT = "validation rules were not checked because the object was invalid"
+
+
 def allowed(rule: str) -> bool:
     return any(fnmatch.fnmatchcase(rule, pattern) for pattern in ALLOWED)
 
@@ -93,6 +99,9 @@ def oracle_findings(docs: list[dict[str, Any]]) -> tuple[bool, list[tuple[str, s
                 invalid = True
                 if err["type"] == "Decode":
                     comparable = False
+                if _NOT_CHECKED_TEXT in err["detail"]:
+                    found.append(("CelNotChecked", NOT_CHECKED))
+                    continue
                 found.append((err["type"], field_path(err["path"])))
     return invalid, found, comparable
 
@@ -122,6 +131,13 @@ def ours_findings(result: FileResult) -> list[tuple[str, str]]:
     return [(d.rule, d.path) for d in result.diagnostics if d.severity is Severity.ERROR]
 
 
+def ours_not_checked(result: FileResult) -> bool:
+    """Did we say that CEL rules were not checked because of blocking errors (a note, as the server's is no
+    verdict of its own: it only follows other errors)?"""
+    return any(d.rule == "cel/not-evaluated" and "not checked because the object was invalid" in d.message
+               for d in result.diagnostics)
+
+
 def compare(name: str, data: bytes, docs: list[dict[str, Any]], result: FileResult | None = None) -> Comparison:
     """Our verdict and paths against the oracle's answer ``docs`` for the file ``data``."""
     if result is None:
@@ -132,6 +148,9 @@ def compare(name: str, data: bytes, docs: list[dict[str, Any]], result: FileResu
     oracle_paths = {normalise(p) for t, p in oracle if not t.startswith("allowed:")}
     ours_paths_all = {normalise(p) for r, p in ours if r not in DOCUMENT_LEVEL}
     ours_paths_strict = {normalise(p) for r, p in strict_ours if r not in DOCUMENT_LEVEL}
+    if ours_not_checked(result):
+        ours_paths_all.add(NOT_CHECKED)
+        ours_paths_strict.add(NOT_CHECKED)
     ours_invalid = bool(ours) if oracle_invalid else bool(strict_ours)
     cmp = Comparison(name, ours_invalid, oracle_invalid, ours=ours, oracle=oracle)
     if comparable:

@@ -1,9 +1,8 @@
-"""One oracle process per test module (built once per session by tests.oracle.harness; skipped, naming what to
-install, where Go or the Kubernetes sources are missing)."""
+"""One oracle process per test module (built once per machine by tests.oracle.harness; skipped with NO_GO where Go
+is missing)."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 
 import pytest
@@ -16,7 +15,6 @@ def oracle() -> Iterator[Oracle]:
     reason = missing()
     if reason:
         pytest.skip(reason)
-    process, directory = session_oracle()
+    process = session_oracle()
     yield process
     process.close()
-    shutil.rmtree(directory, ignore_errors=True)

@@ -1,9 +1,12 @@
-"""Build and drive the Go oracle (oracle.go): Kubernetes' own decoding and OpenAPI validation.
+"""Build and drive the Go oracle (oracle.go): Kubernetes' own decoding, create path and CEL.
 
-The binary is built once per test session into a private temporary directory, from Debian's packaged Go
-sources in GOPATH mode (no module download). Where Go or a package is missing the tests that need it are
-skipped, naming what to install. One oracle process answers every document of a session over a JSON-lines
-pipe: thousands of documents cost one process start.
+The binary is built in module mode from ``go.mod``/``go.sum`` beside it (the k8s.io modules of kube-apiserver
+1.35.4, the release the test control plane runs), once per machine: it is kept in the user cache dir under a hash
+of the Go source and the module files, like the tools of ``tests/go_toolchain.py``, and Go's build cache stays in
+the user's cache too, so a later session starts at once. The first build downloads the modules through the Go
+module proxy (checked against go.sum) and compiles for about five minutes on two cores. Where Go is missing the
+tests that need it are skipped with ``tests.go_toolchain.NO_GO``. One oracle process answers every document of a
+session over a JSON-lines pipe: thousands of documents cost one process start.
 """
 
 from __future__ import annotations
@@ -24,103 +27,62 @@ from tests.go_toolchain import NO_GO, go_binary
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "oracle.go"
+MODULE_FILES = (HERE / "go.mod", HERE / "go.sum")
 CRD = HERE.parent.parent / "kubectl_testbench" / "_generated" / "experiment-crd.json"
-GOPATH_ROOT = Path("/usr/share/gocode")
-
-DEBIAN_PACKAGES = ("golang-k8s-sigs-yaml-dev", "golang-gopkg-yaml.v2-dev", "golang-gopkg-yaml.v3-dev",
-                   "golang-k8s-kube-openapi-dev", "golang-k8s-sigs-json-dev", "golang-golang-x-text-dev")
-"""What .ci/run installs where apt-get is available: Go sources only; the toolchain is the machine's own Go (Debian's
-golang-go would shadow it)."""
-
-GO_PACKAGES = {
-    "sigs.k8s.io/yaml": "golang-k8s-sigs-yaml-dev",
-    "gopkg.in/yaml.v2": "golang-gopkg-yaml.v2-dev",
-    "gopkg.in/yaml.v3": "golang-gopkg-yaml.v3-dev",
-    "k8s.io/kube-openapi/pkg/validation/validate": "golang-k8s-kube-openapi-dev",
-    "sigs.k8s.io/json": "golang-k8s-sigs-json-dev",
-    "golang.org/x/text/encoding/unicode": "golang-golang-x-text-dev",
-}
+KUBERNETES_VERSION = "1.35.4"
+"""The release whose code the oracle runs (go.mod's k8s.io modules are its v0.35.4 staging modules)."""
 
 
 class OracleUnavailable(Exception):
-    """Go or one of the packaged Go sources is missing: the reason names what to install."""
+    """Go is missing: the reason says what to install."""
 
 
 def missing() -> str | None:
     """Why the oracle cannot be built here, or None."""
-    if go_binary() is None:
-        return NO_GO
-    gopath = _gopath()
-    absent = [pkg for imp, pkg in GO_PACKAGES.items()
-              if not any((Path(root) / "src" / imp).is_dir() for root in gopath.split(os.pathsep))]
-    if absent:
-        return "Go sources not installed: apt-get install " + " ".join(sorted(set(absent)))
-    return None
-
-
-def _gopath() -> str:
-    return os.environ.get("TESTBENCH_ORACLE_GOPATH", str(GOPATH_ROOT))
+    return NO_GO if go_binary() is None else None
 
 
 def source_hash() -> str:
-    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]
+    """What the binary is built from: the Go source and the module files."""
+    digest = hashlib.sha256()
+    for path in (SOURCE, *MODULE_FILES):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
-VALIDATE = "k8s.io/kube-openapi/pkg/validation/validate"
-_ITEMS_BEFORE = (
-    "\t\tvalidator := NewSchemaValidator(s.Items.Schema, s.Root, s.Path, s.KnownFormats, s.Options.Options()...)\n"
-    "\t\tfor i := 0; i < size; i++ {\n"
-    '\t\t\tvalidator.SetPath(fmt.Sprintf("%s.%d", s.Path, i))\n'
-)
-_ITEMS_AFTER = (
-    "\t\tfor i := 0; i < size; i++ {\n"
-    '\t\t\tvalidator := NewSchemaValidator(s.Items.Schema, s.Root, fmt.Sprintf("%s[%d]", s.Path, i), '
-    "s.KnownFormats, s.Options.Options()...)\n"
-)
+def build() -> Path:
+    """The oracle binary for the current sources, built on first use; raises OracleUnavailable or RuntimeError.
 
+    The build writes into a private directory that is renamed into place only when complete, so an interrupted
+    or failed build leaves nothing a later session would take for a binary."""
+    from tests.conftest import USER_CACHE_HOME, tool_cache_dir
 
-def overlay(directory: Path) -> Path:
-    """A private GOPATH entry holding kube-openapi's validate package with upstream's list-index fix.
-
-    Debian's snapshot (git 2021-10-14) builds one validator for all items of a list and only changes the
-    path of the outer validator, so errors inside list items lose their index ("spec.env.name"). Upstream
-    kube-openapi fixed that (the API server reports "spec.env[0].name"); we apply the same change to a copy
-    of slice_validator.go, and fail loudly if the packaged source no longer has the old shape.
-    """
-    source = next(Path(root) / "src" / VALIDATE for root in _gopath().split(os.pathsep)
-                  if (Path(root) / "src" / VALIDATE).is_dir())
-    target = directory / "gopath" / "src" / VALIDATE
-    shutil.copytree(source, target, dirs_exist_ok=True)
-    slice_validator = target / "slice_validator.go"
-    text = slice_validator.read_text()
-    if _ITEMS_BEFORE in text:
-        slice_validator.write_text(text.replace(_ITEMS_BEFORE, _ITEMS_AFTER))
-    elif '"%s[%d]", s.Path, i' not in text:
-        raise RuntimeError(f"unexpected {slice_validator}: cannot apply the list-index fix")
-    return directory / "gopath"
-
-
-def build(directory: Path) -> Path:
-    """Compile oracle.go into ``directory`` (GOPATH mode, offline); raises OracleUnavailable or RuntimeError."""
-    reason = missing()
-    if reason:
-        raise OracleUnavailable(reason)
-    binary = directory / f"oracle-{source_hash()}"
-    if binary.exists():
+    go = go_binary()
+    if go is None:
+        raise OracleUnavailable(NO_GO)
+    root = tool_cache_dir("go") / f"oracle-{source_hash()}"
+    binary = root / "oracle"
+    if binary.is_file():
         return binary
-    gopath = f"{overlay(directory)}{os.pathsep}{_gopath()}"
-    env = {**os.environ, "GO111MODULE": "off", "GOPATH": gopath, "GOFLAGS": "", "GOPROXY": "off",
-           "CGO_ENABLED": "0"}
-    env.setdefault("GOCACHE", str(Path.home() / ".cache" / "go-build"))
-    proc = subprocess.run(["go", "build", "-o", str(binary), str(SOURCE)], env=env, capture_output=True,
-                          text=True, timeout=600, check=False)
-    if proc.returncode != 0:
+    root.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=f".{root.name}-", dir=root.parent))
+    env = {**os.environ, "GO111MODULE": "on", "GOFLAGS": "-mod=readonly", "CGO_ENABLED": "0", "GOWORK": "off"}
+    # Go's build cache follows XDG_CACHE_HOME, which the tests point at a private dir: keep it in the user's cache
+    env.setdefault("GOCACHE", str(USER_CACHE_HOME / "go-build"))
+    proc = subprocess.run([go, "build", "-o", str(partial / "oracle"), "."], cwd=HERE, env=env,
+                          capture_output=True, text=True, timeout=1800, check=False)
+    if proc.returncode != 0 or not (partial / "oracle").is_file():
+        shutil.rmtree(partial, ignore_errors=True)
         raise RuntimeError(f"building the oracle failed:\n{proc.stderr[-4000:]}")
+    try:
+        os.rename(partial, root)
+    except OSError:  # another session built it first
+        shutil.rmtree(partial, ignore_errors=True)
     return binary
 
 
 class Oracle:
-    """One oracle process; ``ask`` sends a batch of files and returns the answers in order."""
+    """One oracle process; ``ask`` sends a batch of files, ``ask_cel`` a batch of CEL cases, in order."""
 
     def __init__(self, binary: Path, crd: Path = CRD) -> None:
         self.proc = subprocess.Popen([str(binary), str(crd)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -129,29 +91,37 @@ class Oracle:
 
     def ask(self, files: Iterable[bytes]) -> list[list[dict[str, Any]]]:
         """Each file's documents, as the oracle describes them (see ``Doc`` in oracle.go)."""
-        batch = list(files)
+        answers = self._exchange([{"data": base64.b64encode(data).decode()} for data in files])
+        return [answer.get("docs") or [] for answer in answers]
+
+    def ask_cel(self, cases: Iterable[tuple[dict[str, Any], Any]]) -> list[list[dict[str, Any]]]:
+        """The API server's CEL errors for each (schema, value): ``schema`` is a JSONSchemaProps whose
+        ``x-kubernetes-validations`` hold the rules, ``value`` the field's value (see ``evaluateCEL``)."""
+        answers = self._exchange([{"cel": {"schema": schema, "value": value}} for schema, value in cases])
+        return [answer["cel"]["errors"] for answer in answers]
+
+    def _exchange(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
         first = self.counter
-        self.counter += len(batch)
+        self.counter += len(requests)
         assert self.proc.stdin is not None and self.proc.stdout is not None
 
         def write() -> None:
             assert self.proc.stdin is not None
-            for i, data in enumerate(batch):
-                line = json.dumps({"id": str(first + i), "data": base64.b64encode(data).decode()})
-                self.proc.stdin.write(line.encode() + b"\n")
+            for i, request in enumerate(requests):
+                self.proc.stdin.write(json.dumps({"id": str(first + i), **request}).encode() + b"\n")
             self.proc.stdin.flush()
 
         writer = threading.Thread(target=write, daemon=True)
         writer.start()
-        answers: list[list[dict[str, Any]]] = []
-        for i in range(len(batch)):
+        answers: list[dict[str, Any]] = []
+        for i in range(len(requests)):
             line = self.proc.stdout.readline()
             if not line:
                 err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
                 raise RuntimeError(f"the oracle stopped: {err[-2000:]}")
             answer = json.loads(line)
             assert answer["id"] == str(first + i)
-            answers.append(answer["docs"] or [])
+            answers.append(answer)
         writer.join()
         return answers
 
@@ -164,7 +134,6 @@ class Oracle:
             self.proc.kill()
 
 
-def session_oracle() -> tuple[Oracle, Path]:
-    """Build into a fresh private directory and start the process (the caller closes both)."""
-    directory = Path(tempfile.mkdtemp(prefix="kubectl-testbench-oracle-"))
-    return Oracle(build(directory)), directory
+def session_oracle() -> Oracle:
+    """Build (or find) the binary and start one process; the caller closes it."""
+    return Oracle(build())

@@ -1,70 +1,83 @@
-// Command oracle answers, for many input files per process, what Kubernetes' own code makes of them:
-// kubectl's splitting of a stream into documents, sigs.k8s.io/yaml's YAMLToJSON and YAMLToJSONStrict,
-// the API server's strict JSON decoding (sigs.k8s.io/json), and the create path of a custom resource:
-// ObjectMeta decoding and validation, structural pruning with unknown-field paths, pruning of
-// non-nullable nulls, defaulting, and k8s.io/kube-openapi/pkg/validation/validate against the CRD's
-// openAPIV3Schema.
+// Command oracle answers, for many input files per process, what Kubernetes' own code makes of them: kubectl's
+// reading of a file (the YAMLOrJSONDecoder and YAMLReader of k8s.io/apimachinery/pkg/util/yaml, sigs.k8s.io/yaml's
+// YAMLToJSON and YAMLToJSONStrict, unstructured.UnstructuredJSONScheme and list flattening), and the API server's
+// create path for a custom resource of our CRD: strict JSON decoding (runtime/serializer/json), ObjectMeta coercion
+// (schema/objectmeta), structural pruning with unknown-field paths (schema/pruning), pruning of non-nullable nulls
+// and defaulting (schema/defaulting), then rest.BeforeCreate with apiextensions-apiserver's own custom-resource
+// strategy: ObjectMeta validation, the OpenAPI schema (apiserver/validation), embedded resources, list-type
+// invariants and the x-kubernetes-validations rules with the real cel-go, Kubernetes' CEL libraries and cost budget
+// (apiserver/schema/cel).
 //
-// It is test code for kubectl-testbench's differential test (tests/oracle/test_differential.py), built
-// in GOPATH mode against Debian's packaged sources (golang-k8s-sigs-yaml-dev, golang-gopkg-yaml.v2-dev,
-// golang-gopkg-yaml.v3-dev, golang-k8s-kube-openapi-dev, golang-k8s-sigs-json-dev). The real libraries do
-// the decoding and the OpenAPI validation. Debian packages neither k8s.io/apimachinery nor
-// k8s.io/apiextensions-apiserver, so the few pieces of them the create path needs are ported here, each
-// small, each citing its upstream file (kubernetes/kubernetes, staging/src/...):
+// It is test code for kubectl-testbench's differential test (tests/oracle/test_differential.py), built in module
+// mode (go.mod, go.sum beside this file) against the release the test control plane runs (kube-apiserver 1.35.4,
+// staging modules v0.35.4). What is not called but reproduced is glue the API server keeps unexported, each
+// citing its upstream file (kubernetes/kubernetes, staging/src/...):
 //
-//   - splitYAML:            k8s.io/apimachinery/pkg/util/yaml/decoder.go (YAMLReader, LineReader,
-//     GuessJSONStream/hasJSONPrefix of NewYAMLOrJSONDecoder)
-//   - decodeUnstructured:   k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/helpers.go (unstructuredJSONScheme
-//     decode/decodeToList: any object with "items" is a list; items without kind and apiVersion inherit them)
-//     and k8s.io/cli-runtime/pkg/resource/visitor.go (FlattenListVisitor, StreamVisitor skipping null documents)
-//   - objectMeta & friends: k8s.io/apimachinery/pkg/apis/meta/v1/types.go and time.go (JSON shape of
-//     ObjectMeta, OwnerReference, ManagedFieldsEntry, Time's RFC 3339 UnmarshalJSON)
-//   - getObjectMeta:        k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta/coerce.go
-//     (GetObjectMetaWithOptions with ReturnUnknownFieldPaths, DropMalformedFields=false on requests)
-//   - prune:                k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning/algorithm.go
-//     (PruneWithOptions with TrackUnknownFieldPaths; apiVersion/kind/metadata skipped at the resource root)
-//   - pruneNulls, applyDefaults: .../apiserver/schema/defaulting/prunenulls.go and algorithm.go
-//   - validateObjectMeta:   k8s.io/apimachinery/pkg/api/validation/objectmeta.go (ValidateObjectMetaAccessor),
-//     .../apis/meta/v1/validation/validation.go (ValidateLabels, ValidateManagedFields) and
-//     .../util/validation/validation.go (IsQualifiedName, IsValidLabelValue, IsDNS1123Label/Subdomain)
-//   - schemaErrorsToFields: .../apiextensions-apiserver/pkg/apiserver/validation/validation.go
-//     (ValidateCustomResource's mapping of OpenAPI error codes to field errors; ConvertJSONSchemaProps'
-//     x-kubernetes-int-or-string → type [integer, string])
-//   - the create steps in .../registry/customresource/strategy.go (PrepareForCreate drops status and sets
-//     generation 1) and k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate: name from generateName,
-//     namespace from the request, system fields); k8s.io/apiserver/pkg/storage/etcd3/store.go refuses a
-//     resourceVersion on create.
+//   - coerce:         k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go
+//     (unstructuredSchemaCoercer.apply, schemaCoercingDecoder.Decode with returnUnknownFieldPaths, as under
+//     fieldValidation=Strict; unstructuredDefaulter)
+//   - createObject:   k8s.io/apiserver/pkg/endpoints/handlers/create.go (system fields wiped, namespace from the
+//     request) and k8s.io/apiserver/pkg/registry/generic/registry/store.go (system fields filled, name generated)
+//     before rest.BeforeCreate; k8s.io/apiserver/pkg/storage/etcd3/store.go refuses a resourceVersion on create.
+//   - flatten:        k8s.io/cli-runtime/pkg/resource/visitor.go (FlattenListVisitor: nested lists flattened with
+//     meta.ExtractList; StreamVisitor skipping null documents)
+//   - the walk of a JSON-prefixed stream (jsonStream) mirrors YAMLOrJSONDecoder.Decode's switch to YAML after a
+//     syntax error in its first or second value, so that every document of the file is answered, not only those
+//     before kubectl's first error; YAML streams are split by the real YAMLReader.
 //
-// CEL (x-kubernetes-validations) is not evaluated: cel-go is not packaged in Debian. The differential test
-// allow-lists cel/* and checks CEL against the Kubernetes documentation's examples instead.
+// Protocol: `oracle CRD.json` reads JSON lines on stdin and writes one JSON line per request on stdout, so one
+// process answers thousands of files:
 //
-// Protocol: `oracle CRD.json` reads JSON lines {"id": ..., "data": <base64 of the file>} on stdin and writes one JSON line
-// {"id": ..., "docs": [...]} per input on stdout, so one process answers thousands of files.
+//	{"id": ..., "data": <base64 of a file>}            → {"id": ..., "docs": [Doc...]}
+//	{"id": ..., "cel": {"schema": S, "value": V}}      → {"id": ..., "cel": {"errors": [FieldErr...]}}
+//
+// The second form validates the value V against the schema S (an apiextensions/v1 JSONSchemaProps whose
+// x-kubernetes-validations hold the rules) with the API server's CEL validator, as for a field of a custom
+// resource: the CEL differential test sends rules and values there.
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	gojson "encoding/json"
 	stderrors "errors"
 	"fmt"
 	"io"
 	"os"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
-	"time"
-	"unicode"
 
+	yamlv2 "go.yaml.in/yaml/v2"
+	yamlv3 "go.yaml.in/yaml/v3"
 	textunicode "golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
-	yamlv2 "gopkg.in/yaml.v2"
-	yamlv3 "gopkg.in/yaml.v3"
-	"k8s.io/kube-openapi/pkg/validation/errors"
-	"k8s.io/kube-openapi/pkg/validation/spec"
-	"k8s.io/kube-openapi/pkg/validation/strfmt"
-	"k8s.io/kube-openapi/pkg/validation/validate"
+
+	apiextensionsinternal "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	schemacel "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apiextensions-apiserver/pkg/crdserverscheme"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/unstructuredscheme"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	serializerjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/storage"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
@@ -72,8 +85,18 @@ import (
 // ---- protocol ------------------------------------------------------------------------------------------
 
 type request struct {
-	ID   string `json:"id"`
-	Data []byte `json:"data"` // the file's bytes (base64 in JSON)
+	ID   string      `json:"id"`
+	Data []byte      `json:"data"` // the file's bytes (base64 in JSON)
+	CEL  *celRequest `json:"cel,omitempty"`
+}
+
+type celRequest struct {
+	Schema gojson.RawMessage `json:"schema"`
+	Value  gojson.RawMessage `json:"value"`
+}
+
+type celAnswer struct {
+	Errors []FieldErr `json:"errors"`
 }
 
 // FieldErr is one finding, with its field path as segments (strings and list indices).
@@ -81,6 +104,8 @@ type FieldErr struct {
 	Type   string        `json:"type"`
 	Path   []interface{} `json:"path"`
 	Detail string        `json:"detail"`
+	CEL    bool          `json:"cel,omitempty"` // an x-kubernetes-validations rule said so
+	field  string        // the server's own path text, where it gave one
 }
 
 // Object is one object after kubectl's list flattening.
@@ -89,6 +114,9 @@ type Object struct {
 	Kind       string     `json:"kind"`
 	Class      string     `json:"class"` // experiment | foreign | rejected
 	Errors     []FieldErr `json:"errors"`
+	// Body is the JSON kubectl sends for the object (after YAMLToJSON and list flattening): what the server-judged
+	// test (tests/controlplane/test_server_parity.py) posts.
+	Body string `json:"body,omitempty"`
 }
 
 // Doc is one document as kubectl splits the stream.
@@ -100,21 +128,35 @@ type Doc struct {
 	JSONText    string     `json:"yaml_to_json,omitempty"`
 	StrictError string     `json:"strict_error,omitempty"`
 	Duplicates  []FieldErr `json:"duplicates,omitempty"`
+	List        bool       `json:"list,omitempty"` // the document is a list, its items flattened into Objects
 	Objects     []Object   `json:"objects"`
 }
 
 type response struct {
-	ID   string `json:"id"`
-	Docs []Doc  `json:"docs"`
+	ID   string     `json:"id"`
+	Docs []Doc      `json:"docs"`
+	CEL  *celAnswer `json:"cel,omitempty"`
+}
+
+// served is what the API server builds per served version of the CRD (customresource_handler.go,
+// getOrCreateServingInfoFor).
+type served struct {
+	structural *structuralschema.Structural
+	strategy   rest.RESTCreateStrategy
+	cel        *schemacel.Validator
+	kind       schema.GroupVersionKind
 }
 
 var crd struct {
 	Group    string
 	Kind     string
-	ListKind string
-	Versions map[string]*spec.Schema
-	Raw      map[string]map[string]interface{}
+	Versions map[string]*served
 }
+
+// decoder is the request body decoder of a custom resource under fieldValidation=Strict.
+var decoder = serializerjson.NewSerializerWithOptions(serializerjson.DefaultMetaFactory,
+	unstructuredscheme.NewUnstructuredCreator(), unstructuredscheme.NewUnstructuredObjectTyper(),
+	serializerjson.SerializerOptions{Strict: true})
 
 func main() {
 	if len(os.Args) != 2 {
@@ -136,7 +178,13 @@ func main() {
 				fmt.Fprintln(os.Stderr, "oracle: bad request:", jerr)
 				os.Exit(2)
 			}
-			if eerr := enc.Encode(response{ID: req.ID, Docs: answer(req.Data)}); eerr != nil {
+			resp := response{ID: req.ID}
+			if req.CEL != nil {
+				resp.CEL = evaluateCEL(req.CEL)
+			} else {
+				resp.Docs = answer(req.Data)
+			}
+			if eerr := enc.Encode(resp); eerr != nil {
 				os.Exit(2)
 			}
 			out.Flush()
@@ -155,71 +203,96 @@ func loadCRD(path string) error {
 	if err != nil {
 		return err
 	}
-	var doc struct {
-		Spec struct {
-			Group string `json:"group"`
-			Names struct {
-				Kind     string `json:"kind"`
-				ListKind string `json:"listKind"`
-			} `json:"names"`
-			Versions []struct {
-				Name   string `json:"name"`
-				Served bool   `json:"served"`
-				Schema struct {
-					OpenAPIV3Schema gojson.RawMessage `json:"openAPIV3Schema"`
-				} `json:"schema"`
-			} `json:"versions"`
-		} `json:"spec"`
-	}
-	if err := gojson.Unmarshal(data, &doc); err != nil {
+	v1 := &apiextensionsv1.CustomResourceDefinition{}
+	if err := gojson.Unmarshal(data, v1); err != nil {
 		return err
 	}
-	crd.Group, crd.Kind, crd.ListKind = doc.Spec.Group, doc.Spec.Names.Kind, doc.Spec.Names.ListKind
-	crd.Versions = map[string]*spec.Schema{}
-	crd.Raw = map[string]map[string]interface{}{}
-	for _, v := range doc.Spec.Versions {
+	crd.Group, crd.Kind = v1.Spec.Group, v1.Spec.Names.Kind
+	crd.Versions = map[string]*served{}
+	for _, v := range v1.Spec.Versions {
 		if !v.Served {
 			continue
 		}
-		s := &spec.Schema{}
-		if err := gojson.Unmarshal(v.Schema.OpenAPIV3Schema, s); err != nil {
-			return err
+		s, err := serve(v1, v)
+		if err != nil {
+			return fmt.Errorf("version %s: %w", v.Name, err)
 		}
-		intOrString(s)
 		crd.Versions[v.Name] = s
-		var raw map[string]interface{}
-		if err := gojson.Unmarshal(v.Schema.OpenAPIV3Schema, &raw); err != nil {
-			return err
-		}
-		crd.Raw[v.Name] = raw
 	}
 	return nil
 }
 
-// intOrString: ConvertJSONSchemaProps gives x-kubernetes-int-or-string nodes the types [integer, string].
-func intOrString(s *spec.Schema) {
-	if v, ok := s.Extensions["x-kubernetes-int-or-string"]; ok && v == true {
-		s.Type = spec.StringOrArray{"integer", "string"}
+func serve(v1 *apiextensionsv1.CustomResourceDefinition, v apiextensionsv1.CustomResourceDefinitionVersion) (*served, error) {
+	internal := &apiextensionsinternal.CustomResourceValidation{}
+	if err := apiextensionsv1.Convert_v1_CustomResourceValidation_To_apiextensions_CustomResourceValidation(
+		v.Schema, internal, nil); err != nil {
+		return nil, err
 	}
-	for k, p := range s.Properties {
-		intOrString(&p)
-		s.Properties[k] = p
+	structural, err := structuralschema.NewStructural(internal.OpenAPIV3Schema)
+	if err != nil {
+		return nil, err
 	}
-	if s.Items != nil && s.Items.Schema != nil {
-		intOrString(s.Items.Schema)
+	structural = structural.DeepCopy()
+	if err := structuraldefaulting.PruneDefaults(structural); err != nil {
+		return nil, err
 	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		intOrString(s.AdditionalProperties.Schema)
+	validator, _, err := apiservervalidation.NewSchemaValidator(internal.OpenAPIV3Schema)
+	if err != nil {
+		return nil, err
 	}
-	for i := range s.AnyOf {
-		intOrString(&s.AnyOf[i])
+	var status *apiextensionsinternal.CustomResourceSubresourceStatus
+	var statusValidator apiservervalidation.SchemaValidator
+	if v.Subresources != nil && v.Subresources.Status != nil {
+		status = &apiextensionsinternal.CustomResourceSubresourceStatus{}
+		if statusSchema, ok := internal.OpenAPIV3Schema.Properties["status"]; ok {
+			if statusValidator, _, err = apiservervalidation.NewSchemaValidator(&statusSchema); err != nil {
+				return nil, err
+			}
+		}
 	}
-	for i := range s.AllOf {
-		intOrString(&s.AllOf[i])
+	kind := schema.GroupVersionKind{Group: v1.Spec.Group, Version: v.Name, Kind: v1.Spec.Names.Kind}
+	strategy := customresource.NewStrategy(crdserverscheme.NewUnstructuredObjectTyper(),
+		v1.Spec.Scope == apiextensionsv1.NamespaceScoped, kind, validator, statusValidator, structural, status, nil,
+		v.SelectableFields)
+	return &served{structural: structural, strategy: strategy, kind: kind,
+		cel: schemacel.NewValidator(structural, true, celconfig.PerCallLimit)}, nil
+}
+
+// ---- CEL on its own --------------------------------------------------------------------------------------
+
+// evaluateCEL validates one value against one schema with the API server's CEL validator (as a field of a
+// custom resource: not at the resource root).
+func evaluateCEL(req *celRequest) *celAnswer {
+	fail := func(kind string, err error) *celAnswer {
+		return &celAnswer{Errors: []FieldErr{{Type: kind, Path: []interface{}{}, Detail: err.Error()}}}
 	}
-	for i := range s.OneOf {
-		intOrString(&s.OneOf[i])
+	v1 := &apiextensionsv1.JSONSchemaProps{}
+	if err := gojson.Unmarshal(req.Schema, v1); err != nil {
+		return fail("BadSchema", err)
 	}
+	internal := &apiextensionsinternal.JSONSchemaProps{}
+	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(v1, internal, nil); err != nil {
+		return fail("BadSchema", err)
+	}
+	structural, err := structuralschema.NewStructural(internal)
+	if err != nil {
+		return fail("BadSchema", err)
+	}
+	var value interface{}
+	if err := utiljson.Unmarshal(req.Value, &value); err != nil {
+		return fail("BadValue", err)
+	}
+	validator := schemacel.NewValidator(structural, false, celconfig.PerCallLimit)
+	answer := &celAnswer{Errors: []FieldErr{}}
+	if validator == nil {
+		return answer
+	}
+	errs, _ := validator.Validate(context.Background(), nil, structural, value, nil, celconfig.RuntimeCELCostBudget)
+	for _, e := range errs {
+		answer.Errors = append(answer.Errors, FieldErr{Type: string(e.Type), Path: fieldPath(e.Field),
+			Detail: e.ErrorBody(), CEL: true})
+	}
+	return answer
 }
 
 // ---- kubectl: streams and documents ------------------------------------------------------------------
@@ -232,15 +305,15 @@ func answer(input []byte) []Doc {
 	if err != nil {
 		return []Doc{{ParseError: err.Error(), Objects: []Object{}}}
 	}
-	if hasJSONPrefix(data) {
+	if utilyaml.IsJSONBuffer(data) {
 		docs, failedAt := jsonStream(data)
-		// YAMLOrJSONDecoder (apimachinery >= 1.30): when the first or second value is no JSON (a syntax error),
-		// the stream is read as YAML from that value on; the JSON error stands only when YAML fails too.
+		// YAMLOrJSONDecoder: when the first or second value is no JSON (a syntax error), the stream is read as
+		// YAML from that value on; the JSON error stands only when YAML fails too.
 		if failedAt >= 0 && len(docs) <= 2 {
 			var rest []Doc
 			ok := true
-			for i, chunk := range splitYAML(data[failedAt:]) {
-				doc := yamlDoc(len(docs)-1+i, chunk)
+			for i, c := range splitYAML(data[failedAt:]) {
+				doc := yamlDoc(len(docs)-1+i, c)
 				ok = ok && doc.ParseError == ""
 				rest = append(rest, doc)
 			}
@@ -251,15 +324,10 @@ func answer(input []byte) []Doc {
 		return docs
 	}
 	var docs []Doc
-	for i, chunk := range splitYAML(data) {
-		docs = append(docs, yamlDoc(i, chunk))
+	for i, c := range splitYAML(data) {
+		docs = append(docs, yamlDoc(i, c))
 	}
 	return docs
-}
-
-// hasJSONPrefix: NewYAMLOrJSONDecoder reads a stream as JSON when its first non-space byte is '{'.
-func hasJSONPrefix(data []byte) bool {
-	return bytes.HasPrefix(bytes.TrimLeftFunc(data, unicode.IsSpace), []byte("{"))
 }
 
 type chunk struct {
@@ -267,59 +335,23 @@ type chunk struct {
 	err  string
 }
 
-// splitYAML ports YAMLReader.Read: documents are separated by lines starting with "---"; only a comment
-// may follow the marker; empty documents are not returned. Unlike kubectl, which stops at the first
-// broken document, the oracle goes on, as the API server would receive each document on its own.
+// splitYAML reads the documents with apimachinery's YAMLReader (documents are separated by lines starting with
+// "---", only a comment may follow the marker, empty documents are not returned). Unlike kubectl, which stops at
+// the first broken document, the oracle goes on, as the API server would receive each document on its own.
 func splitYAML(data []byte) []chunk {
 	var out []chunk
-	var buf bytes.Buffer
-	r := bufio.NewReader(bytes.NewReader(data))
+	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	for {
-		line, err := readLine(r)
-		if bytes.HasPrefix(line, []byte("---")) {
-			trimmed := strings.TrimSpace(string(line[3:]))
-			if len(trimmed) > 0 && trimmed[0] != '#' {
-				if buf.Len() != 0 {
-					out = append(out, chunk{text: append([]byte(nil), buf.Bytes()...)})
-					buf.Reset()
-				}
-				out = append(out, chunk{err: "invalid Yaml document separator: " + trimmed})
-				if err == io.EOF {
-					return out
-				}
-				continue
-			}
-			if buf.Len() != 0 {
-				out = append(out, chunk{text: append([]byte(nil), buf.Bytes()...)})
-				buf.Reset()
-			}
-			if err == io.EOF {
-				return out
-			}
-			continue
-		}
+		text, err := reader.Read()
 		if err == io.EOF {
-			if buf.Len() != 0 {
-				out = append(out, chunk{text: append([]byte(nil), buf.Bytes()...)})
-			}
 			return out
 		}
-		buf.Write(line)
+		if err != nil {
+			out = append(out, chunk{err: err.Error()})
+			continue
+		}
+		out = append(out, chunk{text: append([]byte(nil), text...)})
 	}
-}
-
-// readLine ports LineReader.Read: a whole line without its line break, plus "\n".
-func readLine(r *bufio.Reader) ([]byte, error) {
-	var buffer bytes.Buffer
-	isPrefix := true
-	var err error
-	var line []byte
-	for isPrefix && err == nil {
-		line, isPrefix, err = r.ReadLine()
-		buffer.Write(line)
-	}
-	buffer.WriteByte('\n')
-	return buffer.Bytes(), err
 }
 
 func yamlDoc(index int, c chunk) Doc {
@@ -346,19 +378,18 @@ func yamlDoc(index int, c chunk) Doc {
 		doc.Empty = true
 		return doc
 	}
-	doc.Objects = objectsOf(raw)
+	doc.Objects, doc.List = objectsOf(raw)
 	return doc
 }
 
-// jsonStream: the JSON branch of NewYAMLOrJSONDecoder decodes a stream of JSON values (encoding/json).
-// jsonStream reads the values of a JSON stream; failedAt is where a value that is no JSON (a syntax error)
-// starts, or -1.
+// jsonStream reads the values of a JSON stream as the JSON branch of YAMLOrJSONDecoder does (encoding/json);
+// failedAt is where a value that is no JSON (a syntax error) starts, or -1.
 func jsonStream(data []byte) (docs []Doc, failedAt int64) {
 	dec := gojson.NewDecoder(bytes.NewReader(data))
 	for i := 0; ; i++ {
-		var raw gojson.RawMessage
+		var ext runtime.RawExtension
 		start := dec.InputOffset()
-		err := dec.Decode(&raw)
+		err := dec.Decode(&ext)
 		if err == io.EOF {
 			return docs, -1
 		}
@@ -371,7 +402,7 @@ func jsonStream(data []byte) (docs []Doc, failedAt int64) {
 			}
 			return append(docs, doc), -1
 		}
-		trimmed := bytes.TrimSpace(raw)
+		trimmed := bytes.TrimSpace(ext.Raw)
 		if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 			doc.Empty = true
 			docs = append(docs, doc)
@@ -390,7 +421,7 @@ func jsonStream(data []byte) (docs []Doc, failedAt int64) {
 		if len(strictErrs) > 0 {
 			doc.StrictError = fmt.Sprint(strictErrs)
 		}
-		doc.Objects = objectsOf(trimmed)
+		doc.Objects, doc.List = objectsOf(trimmed)
 		docs = append(docs, doc)
 	}
 }
@@ -399,22 +430,28 @@ var quoted = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
 
 // strictErr turns a sigs.k8s.io/json strict error (`duplicate field "a.b[0].c"`) into a field error.
 func strictErr(kind string, err error, prefix []interface{}) FieldErr {
-	m := quoted.FindStringSubmatch(err.Error())
 	path := append([]interface{}{}, prefix...)
-	if m != nil {
+	var fe kjson.FieldError
+	if stderrors.As(err, &fe) {
+		path = append(path, dottedPath(fe.FieldPath())...)
+	} else if m := quoted.FindStringSubmatch(err.Error()); m != nil {
 		path = append(path, dottedPath(m[1])...)
 	}
 	return FieldErr{Type: kind, Path: path, Detail: err.Error()}
 }
 
-var segment = regexp.MustCompile(`\[(\d+)\]|\.?([^.\[]+)`)
+var segment = regexp.MustCompile(`\[([^\]]*)\]|\.?([^.\[]+)`)
 
+// dottedPath splits a field path as Kubernetes prints it ("spec.env[0].name", "metadata.labels[app]").
 func dottedPath(text string) []interface{} {
 	out := []interface{}{}
 	for _, m := range segment.FindAllStringSubmatch(text, -1) {
-		if m[1] != "" {
-			n, _ := strconv.Atoi(m[1])
-			out = append(out, n)
+		if m[0][0] == '[' {
+			if n, err := strconv.Atoi(m[1]); err == nil {
+				out = append(out, n)
+			} else {
+				out = append(out, m[1])
+			}
 		} else {
 			out = append(out, m[2])
 		}
@@ -422,72 +459,118 @@ func dottedPath(text string) []interface{} {
 	return out
 }
 
+// resolvePath reads a path text against the object it names, so that keys holding '.', '[' or ']' stay whole
+// (the pruner joins keys with '.' unescaped: "spec.x##[a]z" is the key "x##[a]z"); nil when it names nothing.
+func resolvePath(x interface{}, text string) []interface{} {
+	if text == "" {
+		return []interface{}{}
+	}
+	switch x := x.(type) {
+	case map[string]interface{}:
+		rest := strings.TrimPrefix(text, ".")
+		for k, v := range x {
+			for _, form := range []string{k, "[" + k + "]"} {
+				if !strings.HasPrefix(rest, form) {
+					continue
+				}
+				tail := rest[len(form):]
+				if tail != "" && tail[0] != '.' && tail[0] != '[' {
+					continue
+				}
+				if sub := resolvePath(v, tail); sub != nil {
+					return append([]interface{}{k}, sub...)
+				}
+			}
+		}
+	case []interface{}:
+		if m := indexPrefix.FindStringSubmatch(text); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n < len(x) {
+				if sub := resolvePath(x[n], text[len(m[0]):]); sub != nil {
+					return append([]interface{}{n}, sub...)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+var indexPrefix = regexp.MustCompile(`^\[(\d+)\]`)
+
+// pathIn is the path text resolved against the first of the objects that holds it, else split at '.' and '['.
+func pathIn(text string, objects ...interface{}) []interface{} {
+	if text == "<nil>" || text == "" {
+		return []interface{}{}
+	}
+	for _, obj := range objects {
+		if p := resolvePath(obj, text); p != nil {
+			return p
+		}
+	}
+	return dottedPath(text)
+}
+
+func fieldPath(text string) []interface{} {
+	if text == "<nil>" || text == "" {
+		return []interface{}{}
+	}
+	return dottedPath(text)
+}
+
 // ---- unstructured decoding and list flattening ------------------------------------------------------
 
-func objectsOf(raw []byte) []Object {
+func rejected(kind string, err error) []Object {
+	return []Object{{Class: "rejected", Errors: []FieldErr{{Type: kind, Path: []interface{}{}, Detail: err.Error()}}}}
+}
+
+// objectsOf decodes one document as kubectl does (UnstructuredJSONScheme: an object with "items" is a list whose
+// items without kind and apiVersion inherit them) and flattens lists (FlattenListVisitor).
+func objectsOf(raw []byte) ([]Object, bool) {
 	var top interface{}
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(raw, &top); err != nil {
-		return []Object{{Class: "rejected", Errors: []FieldErr{{Type: "Decode", Path: []interface{}{}, Detail: err.Error()}}}}
+		return rejected("Decode", err), false
 	}
-	m, ok := top.(map[string]interface{})
-	if !ok {
-		return []Object{{Class: "rejected", Errors: []FieldErr{{Type: "NotAnObject", Path: []interface{}{},
-			Detail: fmt.Sprintf("cannot unmarshal %T into an object", top)}}}}
+	if _, ok := top.(map[string]interface{}); !ok {
+		return rejected("NotAnObject", fmt.Errorf("cannot unmarshal %T into an object", top)), false
 	}
-	items, err := flatten(m, true)
+	decoded, _, err := unstructured.UnstructuredJSONScheme.Decode(raw, nil, nil)
 	if err != nil {
-		return []Object{{Class: "rejected", Errors: []FieldErr{{Type: "Decode", Path: []interface{}{}, Detail: err.Error()}}}}
+		if runtime.IsMissingKind(err) {
+			apiVersion, _ := top.(map[string]interface{})["apiVersion"].(string)
+			o := rejected("MissingKind", err)
+			o[0].APIVersion = apiVersion
+			o[0].Errors[0].Path = []interface{}{"kind"}
+			return o, false
+		}
+		return rejected("Decode", err), false
 	}
-	var out []Object
+	_, isList := decoded.(*unstructured.UnstructuredList)
+	items, err := flatten(decoded)
+	if err != nil {
+		return rejected("Decode", err), isList
+	}
+	out := []Object{}
 	for _, item := range items {
 		out = append(out, createObject(item))
 	}
-	if out == nil {
-		out = []Object{}
-	}
-	return out
+	return out, isList
 }
 
-// flatten: decodeToList (top level: items inherit kind/apiVersion when they have neither) and
-// FlattenListVisitor (nested lists are flattened too, without inference).
-func flatten(m map[string]interface{}, top bool) ([]map[string]interface{}, error) {
-	itemsValue, isList := m["items"]
-	if !isList {
-		return []map[string]interface{}{m}, nil
+// flatten: FlattenListVisitor (nested lists are flattened too, their items as they are).
+func flatten(obj runtime.Object) ([]*unstructured.Unstructured, error) {
+	if u, ok := obj.(*unstructured.Unstructured); ok && !u.IsList() {
+		return []*unstructured.Unstructured{u}, nil
 	}
-	if !top {
-		if _, ok := itemsValue.([]interface{}); !ok {
-			return []map[string]interface{}{m}, nil // Unstructured.IsList needs a list
-		}
+	items, err := meta.ExtractList(obj)
+	if err != nil {
+		return nil, err
 	}
-	if itemsValue == nil {
-		return nil, nil
-	}
-	list, ok := itemsValue.([]interface{})
-	if !ok {
-		return nil, fmt.Errorf("json: cannot unmarshal %T into Go struct field .items of type []json.RawMessage", itemsValue)
-	}
-	listAPIVersion, _ := m["apiVersion"].(string)
-	listKind, _ := m["kind"].(string)
-	itemKind := strings.TrimSuffix(listKind, "List")
-	var out []map[string]interface{}
-	for _, item := range list {
-		child, ok := item.(map[string]interface{})
-		if item == nil {
-			child, ok = map[string]interface{}{}, true
-		}
+	var out []*unstructured.Unstructured
+	for _, item := range items {
+		u, ok := item.(*unstructured.Unstructured)
 		if !ok {
-			return nil, fmt.Errorf("json: cannot unmarshal %T into Go value of type map[string]interface {}", item)
+			return nil, fmt.Errorf("list item is %T", item)
 		}
-		if top {
-			_, hasKind := child["kind"].(string)
-			_, hasVersion := child["apiVersion"].(string)
-			if (!hasKind || child["kind"] == "") && (!hasVersion || child["apiVersion"] == "") {
-				child["kind"] = itemKind
-				child["apiVersion"] = listAPIVersion
-			}
-		}
-		nested, err := flatten(child, false)
+		nested, err := flatten(u)
 		if err != nil {
 			return nil, err
 		}
@@ -496,369 +579,189 @@ func flatten(m map[string]interface{}, top bool) ([]map[string]interface{}, erro
 	return out, nil
 }
 
-func groupVersion(apiVersion string) (string, string) {
-	if i := strings.Index(apiVersion, "/"); i >= 0 {
-		return apiVersion[:i], apiVersion[i+1:]
-	}
-	return "", apiVersion
-}
-
 // ---- the API server's create path for one custom resource ----------------------------------------------
 
-func createObject(obj map[string]interface{}) Object {
-	apiVersion, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
+func createObject(u *unstructured.Unstructured) Object {
+	apiVersion, kind := u.GetAPIVersion(), u.GetKind()
 	o := Object{APIVersion: apiVersion, Kind: kind, Class: "foreign", Errors: []FieldErr{}}
-	if kind == "" {
+	if body, err := u.MarshalJSON(); err == nil {
+		o.Body = string(body)
+	}
+	if kind == "" { // kubectl's typer (UnstructuredObjectTyper.ObjectKinds) refuses an item without kind
 		o.Class = "rejected"
-		o.Errors = append(o.Errors, FieldErr{Type: "MissingKind", Path: []interface{}{"kind"}, Detail: "Object 'Kind' is missing"})
+		o.Errors = append(o.Errors, FieldErr{Type: "MissingKind", Path: []interface{}{"kind"},
+			Detail: runtime.NewMissingKindErr("object has no kind field ").Error()})
 		return o
 	}
-	group, version := groupVersion(apiVersion)
-	if group != crd.Group {
-		if group == "" && kind == crd.Kind { // the core group has no Experiment: no matches for kind
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		gv = schema.GroupVersion{Version: apiVersion}
+	}
+	if gv.Group != crd.Group {
+		if gv.Group == "" && kind == crd.Kind { // the core group has no Experiment: no matches for kind
 			o.Class = "rejected"
-			o.Errors = append(o.Errors, FieldErr{Type: "NoKindMatch", Path: []interface{}{},
-				Detail: fmt.Sprintf("no matches for kind %q in version %q", kind, apiVersion)})
+			o.Errors = append(o.Errors, noMatch(kind, apiVersion))
 		}
 		return o
 	}
-	schema, served := crd.Versions[version]
-	if kind != crd.Kind || !served {
+	version, ok := crd.Versions[gv.Version]
+	if kind != crd.Kind || !ok || err != nil {
 		o.Class = "rejected"
-		o.Errors = append(o.Errors, FieldErr{Type: "NoKindMatch", Path: []interface{}{},
-			Detail: fmt.Sprintf("no matches for kind %q in version %q", kind, apiVersion)})
+		o.Errors = append(o.Errors, noMatch(kind, apiVersion))
 		return o
 	}
 	o.Class = "experiment"
-	raw := crd.Raw[version]
-
-	// decoding (schemaCoercingDecoder → unstructuredSchemaCoercer.apply)
-	meta, found, unknownMeta, err := getObjectMeta(obj)
-	if err != nil {
-		o.Errors = append(o.Errors, *err)
-		return o
-	}
-	o.Errors = append(o.Errors, unknownMeta...)
-	var unknown [][]interface{}
-	prune(obj, raw, true, []interface{}{}, &unknown)
-	for _, p := range unknown {
-		o.Errors = append(o.Errors, FieldErr{Type: "FieldValueUnknown", Path: p, Detail: "unknown field"})
-	}
-	pruneNulls(obj, raw)
-	if found {
-		obj["metadata"] = meta.toUnstructured()
-	}
-	applyDefaults(obj, raw)
-
-	// PrepareForCreate, BeforeCreate
-	delete(obj, "status")
-	if meta == nil {
-		meta = &objectMeta{}
-	}
-	meta.Generation = 1
-	if meta.Name == "" && meta.GenerateName != "" {
-		base := meta.GenerateName
-		if len(base) > 58 {
-			base = base[:58]
-		}
-		meta.Name = base + "abcde"
-	}
-	if meta.Namespace == "" {
-		meta.Namespace = "default"
-	}
-	obj["metadata"] = meta.toUnstructured()
-
-	// Validate: ObjectMeta, then the OpenAPI schema
-	o.Errors = append(o.Errors, validateObjectMeta(meta)...)
-	o.Errors = append(o.Errors, schemaErrors(schema, raw, obj)...)
-	if rv := meta.ResourceVersion; rv != "" {
-		if n, perr := strconv.ParseUint(rv, 10, 64); perr == nil && n != 0 {
-			o.Errors = append(o.Errors, FieldErr{Type: "BadRequest", Path: []interface{}{"metadata", "resourceVersion"},
-				Detail: "resourceVersion should not be set on objects to be created"})
-		}
-	}
+	o.Errors = append(o.Errors, create(version, u)...)
 	return o
 }
 
-// ---- ObjectMeta (k8s.io/apimachinery/pkg/apis/meta/v1/types.go, time.go) ---------------------------------
-
-type metaTime struct{ t time.Time }
-
-func (t *metaTime) UnmarshalJSON(b []byte) error {
-	if len(b) == 4 && string(b) == "null" {
-		t.t = time.Time{}
-		return nil
-	}
-	var str string
-	if err := gojson.Unmarshal(b, &str); err != nil {
-		return err
-	}
-	pt, err := time.Parse(time.RFC3339, str)
-	if err != nil {
-		return err
-	}
-	t.t = pt
-	return nil
+func noMatch(kind, apiVersion string) FieldErr {
+	return FieldErr{Type: "NoKindMatch", Path: []interface{}{},
+		Detail: fmt.Sprintf("no matches for kind %q in version %q", kind, apiVersion)}
 }
 
-type fieldsV1 struct{ raw []byte }
-
-func (f *fieldsV1) UnmarshalJSON(b []byte) error {
-	if !bytes.Equal(b, []byte("null")) {
-		f.raw = append(f.raw[0:0], b...)
-	}
-	return nil
-}
-
-type ownerReference struct {
-	APIVersion         string `json:"apiVersion"`
-	Kind               string `json:"kind"`
-	Name               string `json:"name"`
-	UID                string `json:"uid"`
-	Controller         *bool  `json:"controller,omitempty"`
-	BlockOwnerDeletion *bool  `json:"blockOwnerDeletion,omitempty"`
-}
-
-type managedFieldsEntry struct {
-	Manager     string    `json:"manager,omitempty"`
-	Operation   string    `json:"operation,omitempty"`
-	APIVersion  string    `json:"apiVersion,omitempty"`
-	Time        *metaTime `json:"time,omitempty"`
-	FieldsType  string    `json:"fieldsType,omitempty"`
-	FieldsV1    *fieldsV1 `json:"fieldsV1,omitempty"`
-	Subresource string    `json:"subresource,omitempty"`
-}
-
-type objectMeta struct {
-	Name                       string               `json:"name,omitempty"`
-	GenerateName               string               `json:"generateName,omitempty"`
-	Namespace                  string               `json:"namespace,omitempty"`
-	SelfLink                   string               `json:"selfLink,omitempty"`
-	UID                        string               `json:"uid,omitempty"`
-	ResourceVersion            string               `json:"resourceVersion,omitempty"`
-	Generation                 int64                `json:"generation,omitempty"`
-	CreationTimestamp          metaTime             `json:"creationTimestamp,omitempty"`
-	DeletionTimestamp          *metaTime            `json:"deletionTimestamp,omitempty"`
-	DeletionGracePeriodSeconds *int64               `json:"deletionGracePeriodSeconds,omitempty"`
-	Labels                     map[string]string    `json:"labels,omitempty"`
-	Annotations                map[string]string    `json:"annotations,omitempty"`
-	OwnerReferences            []ownerReference     `json:"ownerReferences,omitempty"`
-	Finalizers                 []string             `json:"finalizers,omitempty"`
-	ManagedFields              []managedFieldsEntry `json:"managedFields,omitempty"`
-}
-
-func (m *objectMeta) toUnstructured() map[string]interface{} {
-	out := map[string]interface{}{"creationTimestamp": nil}
-	if m.Name != "" {
-		out["name"] = m.Name
-	}
-	if m.Namespace != "" {
-		out["namespace"] = m.Namespace
-	}
-	if m.Generation != 0 {
-		out["generation"] = m.Generation
-	}
-	if len(m.Labels) > 0 {
-		labels := map[string]interface{}{}
-		for k, v := range m.Labels {
-			labels[k] = v
-		}
-		out["labels"] = labels
-	}
-	if len(m.Annotations) > 0 {
-		annotations := map[string]interface{}{}
-		for k, v := range m.Annotations {
-			annotations[k] = v
-		}
-		out["annotations"] = annotations
-	}
-	return out
-}
+var composite = regexp.MustCompile(`^Invalid value: "": "(.+)" must validate `)
 
 var jsonTypeField = regexp.MustCompile(`Go struct field \S*?\.(\S+) of type`)
 
-// getObjectMeta ports GetObjectMetaWithOptions(ReturnUnknownFieldPaths: true, DropMalformedFields: false).
-func getObjectMeta(obj map[string]interface{}) (*objectMeta, bool, []FieldErr, *FieldErr) {
-	metadata, found := obj["metadata"]
-	if !found {
-		return nil, false, nil, nil
-	}
-	data, err := gojson.Marshal(metadata)
+// create sends the object as kubectl does (its JSON) through the server's decoding and create steps.
+func create(v *served, in *unstructured.Unstructured) []FieldErr {
+	var errs []FieldErr
+	body, err := in.MarshalJSON()
 	if err != nil {
-		return nil, true, nil, &FieldErr{Type: "Decode", Path: []interface{}{"metadata"}, Detail: err.Error()}
+		return []FieldErr{{Type: "Decode", Path: []interface{}{}, Detail: err.Error()}}
 	}
-	meta := &objectMeta{}
-	strictErrs, err := kjson.UnmarshalStrict(data, meta)
+	u := &unstructured.Unstructured{}
+	_, _, err = decoder.Decode(body, nil, u)
+	sent := runtime.DeepCopyJSONValue(u.Object)
+	if err != nil {
+		strict, ok := runtime.AsStrictDecodingError(err)
+		if !ok {
+			return []FieldErr{{Type: "Decode", Path: []interface{}{}, Detail: err.Error()}}
+		}
+		for _, e := range strict.Errors() {
+			errs = append(errs, strictErr("FieldValueDuplicate", e, nil))
+		}
+	}
+	unknown, err := coerce(v, u)
 	if err != nil {
 		path := []interface{}{"metadata"}
 		if m := jsonTypeField.FindStringSubmatch(err.Error()); m != nil {
 			path = append(path, dottedPath(m[1])...)
 		}
-		return nil, true, nil, &FieldErr{Type: "Decode", Path: path, Detail: err.Error()}
+		return append(errs, FieldErr{Type: "Decode", Path: path, Detail: err.Error()})
 	}
-	var unknown []FieldErr
-	for _, e := range strictErrs {
-		unknown = append(unknown, strictErr("FieldValueUnknown", e, []interface{}{"metadata"}))
+	for _, p := range unknown {
+		errs = append(errs, FieldErr{Type: "FieldValueUnknown", Path: pathIn(p, sent), Detail: fmt.Sprintf("unknown field %q", p)})
 	}
-	return meta, true, unknown, nil
-}
+	structuraldefaulting.Default(u.Object, v.structural) // unstructuredDefaulter
 
-// ---- pruning, nulls, defaults (apiextensions-apiserver/pkg/apiserver/schema/{pruning,defaulting}) ------
-
-type node = map[string]interface{}
-
-func props(s node) map[string]interface{} {
-	p, _ := s["properties"].(map[string]interface{})
-	return p
-}
-
-func child(s node, key string) (node, bool) {
-	if s == nil {
-		return nil, false
+	// handlers/create.go, then Store.create
+	requestNamespace := u.GetNamespace()
+	if requestNamespace == "" {
+		requestNamespace = metav1.NamespaceDefault // kubectl's namespace when the object has none
 	}
-	if p, ok := props(s)[key].(map[string]interface{}); ok {
-		return p, true
+	rest.WipeObjectMetaSystemFields(u)
+	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(requestNamespace, u); err != nil {
+		return append(errs, statusErrors(err)...)
 	}
-	if a, ok := s["additionalProperties"].(map[string]interface{}); ok {
-		return a, true
+	rest.FillObjectMetaSystemFields(u)
+	if u.GetGenerateName() != "" && u.GetName() == "" {
+		u.SetName(v.strategy.GenerateName(u.GetGenerateName()))
 	}
-	return nil, false
-}
-
-func preserves(s node) bool {
-	v, _ := s["x-kubernetes-preserve-unknown-fields"].(bool)
-	return v
-}
-
-var metaFields = map[string]bool{"apiVersion": true, "kind": true, "metadata": true}
-
-// prune ports PruneWithOptions: fields without a schema are removed and their paths collected.
-func prune(x interface{}, s node, root bool, path []interface{}, unknown *[][]interface{}) {
-	if s != nil && preserves(s) {
-		skipPrune(x, s, root, path, unknown)
-		return
-	}
-	switch x := x.(type) {
-	case map[string]interface{}:
-		for _, k := range sortedKeys(x) {
-			if root && metaFields[k] {
-				continue
-			}
-			p := appendPath(path, k)
-			if c, ok := child(s, k); ok {
-				prune(x[k], c, false, p, unknown)
-			} else {
-				*unknown = append(*unknown, p)
-				delete(x, k)
+	ctx := genericapirequest.WithNamespace(context.Background(), requestNamespace)
+	if err := rest.BeforeCreate(v.strategy, ctx, u); err != nil {
+		found := markCEL(v, u, statusErrors(err))
+		for i := range found {
+			if found[i].field != "" && found[i].field != "<nil>" {
+				found[i].Path = pathIn(found[i].field, u.Object, sent)
+			} else if m := composite.FindStringSubmatch(found[i].Detail); m != nil {
+				// ValidateCustomResource reports anyOf/oneOf failures at the root, naming the field in the message
+				found[i].Path = pathIn(m[1], u.Object, sent)
 			}
 		}
-	case []interface{}:
-		var items node
-		if s != nil {
-			items, _ = s["items"].(map[string]interface{})
-		}
-		for i, v := range x {
-			prune(v, items, false, appendPath(path, i), unknown)
-		}
+		errs = append(errs, found...)
 	}
+	// the store's check, which a user meets once the errors above are fixed
+	if rv, err := (storage.APIObjectVersioner{}).ObjectResourceVersion(u); err == nil && rv != 0 {
+		errs = append(errs, FieldErr{Type: "BadRequest", Path: []interface{}{"metadata", "resourceVersion"},
+			Detail: storage.ErrResourceVersionSetOnCreate.Error()})
+	}
+	return errs
 }
 
-func skipPrune(x interface{}, s node, root bool, path []interface{}, unknown *[][]interface{}) {
-	switch x := x.(type) {
-	case map[string]interface{}:
-		for _, k := range sortedKeys(x) {
-			if root && metaFields[k] {
-				continue
-			}
-			if c, ok := child(s, k); ok {
-				prune(x[k], c, false, appendPath(path, k), unknown)
-			}
-		}
-	case []interface{}:
-		items, _ := s["items"].(map[string]interface{})
-		for i, v := range x {
-			if items != nil {
-				skipPrune(v, items, false, appendPath(path, i), unknown)
-			}
+// coerce is unstructuredSchemaCoercer.apply for a request (returnUnknownFieldPaths, no dropping of malformed
+// metadata): ObjectMeta decoded strictly, unknown fields pruned and named, non-nullable nulls pruned, embedded
+// ObjectMeta coerced, then kind, apiVersion and metadata restored.
+func coerce(v *served, u *unstructured.Unstructured) ([]string, error) {
+	kind, foundKind, err := unstructured.NestedString(u.Object, "kind")
+	if err != nil {
+		return nil, err
+	}
+	apiVersion, foundAPIVersion, err := unstructured.NestedString(u.Object, "apiVersion")
+	if err != nil {
+		return nil, err
+	}
+	objectMeta, foundObjectMeta, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(u.Object,
+		schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+	if err != nil {
+		return nil, err
+	}
+	unknown = append(unknown, structuralpruning.PruneWithOptions(u.Object, v.structural, true,
+		structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, v.structural)
+	ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, v.structural, false,
+		schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
+	if ferr != nil { // a *field.Error: never compared to nil as an error interface
+		return nil, ferr
+	}
+	unknown = append(unknown, paths...)
+	if foundKind {
+		u.SetKind(kind)
+	}
+	if foundAPIVersion {
+		u.SetAPIVersion(apiVersion)
+	}
+	if foundObjectMeta {
+		if err := schemaobjectmeta.SetObjectMeta(u.Object, objectMeta); err != nil {
+			return nil, err
 		}
 	}
+	return unknown, nil
 }
 
-func nullable(s node) bool {
-	v, _ := s["nullable"].(bool)
-	return v
-}
-
-// pruneNulls ports PruneNonNullableNullsWithoutDefaults.
-func pruneNulls(x interface{}, s node) {
-	switch x := x.(type) {
-	case map[string]interface{}:
-		for k, v := range x {
-			c, ok := child(s, k)
-			if v == nil && ok && !nullable(c) && c["default"] == nil {
-				delete(x, k)
-			} else if ok {
-				pruneNulls(v, c)
-			} else {
-				pruneNulls(v, nil)
+// statusErrors turns the server's error into field errors: the causes of an Invalid error, else one error.
+func statusErrors(err error) []FieldErr {
+	var status apierrors.APIStatus
+	if stderrors.As(err, &status) {
+		s := status.Status()
+		if s.Reason == metav1.StatusReasonInvalid && s.Details != nil && len(s.Details.Causes) > 0 {
+			var out []FieldErr
+			for _, c := range s.Details.Causes {
+				out = append(out, FieldErr{Type: string(c.Type), Path: fieldPath(c.Field), Detail: c.Message, field: c.Field})
 			}
+			return out
 		}
-	case []interface{}:
-		var items node
-		if s != nil {
-			items, _ = s["items"].(map[string]interface{})
-		}
-		for _, v := range x {
-			pruneNulls(v, items)
-		}
+		return []FieldErr{{Type: string(s.Reason), Path: []interface{}{}, Detail: s.Message}}
 	}
+	return []FieldErr{{Type: "InternalError", Path: []interface{}{}, Detail: err.Error()}}
 }
 
-// applyDefaults ports defaulting.Default.
-func applyDefaults(x interface{}, s node) {
-	if s == nil {
-		return
+// markCEL flags the errors an x-kubernetes-validations rule produced (the same validator run again on the
+// object as the strategy saw it).
+func markCEL(v *served, u *unstructured.Unstructured, errs []FieldErr) []FieldErr {
+	if v.cel == nil {
+		return errs
 	}
-	switch x := x.(type) {
-	case map[string]interface{}:
-		for k, p := range props(s) {
-			prop, _ := p.(map[string]interface{})
-			def, has := prop["default"]
-			if !has {
-				continue
-			}
-			if v, found := x[k]; !found || (v == nil && !nullable(prop)) {
-				x[k] = deepCopy(def)
-			}
-		}
-		for k, v := range x {
-			if c, ok := child(s, k); ok {
-				applyDefaults(v, c)
-			}
-		}
-	case []interface{}:
-		items, _ := s["items"].(map[string]interface{})
-		for i := range x {
-			applyDefaults(x[i], items)
-		}
+	celErrs, _ := v.cel.Validate(context.Background(), nil, v.structural, u.Object, nil, celconfig.RuntimeCELCostBudget)
+	fromCEL := map[string]bool{}
+	for _, e := range celErrs {
+		fromCEL[e.Field+"\x00"+e.ErrorBody()] = true
 	}
-}
-
-func deepCopy(v interface{}) interface{} {
-	data, _ := gojson.Marshal(v)
-	var out interface{}
-	_ = kjson.UnmarshalCaseSensitivePreserveInts(data, &out)
-	return out
-}
-
-func sortedKeys(m map[string]interface{}) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	for i := range errs {
+		errs[i].CEL = fromCEL[errs[i].field+"\x00"+errs[i].Detail]
 	}
-	sort.Strings(keys)
-	return keys
+	return errs
 }
 
 func appendPath(path []interface{}, seg interface{}) []interface{} {
@@ -867,261 +770,12 @@ func appendPath(path []interface{}, seg interface{}) []interface{} {
 	return append(out, seg)
 }
 
-// ---- ObjectMeta validation (apimachinery api/validation/objectmeta.go and friends) ----------------------
-
-const (
-	dns1123LabelFmt     = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-	qualifiedNameFmt    = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-	labelValueFmt       = "(" + qualifiedNameFmt + ")?"
-	totalAnnotationSize = 256 * (1 << 10)
-)
-
-var (
-	dns1123LabelRe     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	dns1123SubdomainRe = regexp.MustCompile("^" + dns1123LabelFmt + "(\\." + dns1123LabelFmt + ")*$")
-	qualifiedNameRe    = regexp.MustCompile("^" + qualifiedNameFmt + "$")
-	labelValueRe       = regexp.MustCompile("^" + labelValueFmt + "$")
-)
-
-func isDNS1123Label(v string) []string {
-	var errs []string
-	if len(v) > 63 {
-		errs = append(errs, "must be no more than 63 characters")
-	}
-	if !dns1123LabelRe.MatchString(v) {
-		errs = append(errs, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'")
-	}
-	return errs
-}
-
-func isDNS1123Subdomain(v string) []string {
-	var errs []string
-	if len(v) > 253 {
-		errs = append(errs, "must be no more than 253 characters")
-	}
-	if !dns1123SubdomainRe.MatchString(v) {
-		errs = append(errs, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'")
-	}
-	return errs
-}
-
-func isQualifiedName(value string) []string {
-	var errs []string
-	parts := strings.Split(value, "/")
-	var name string
-	switch len(parts) {
-	case 1:
-		name = parts[0]
-	case 2:
-		var prefix string
-		prefix, name = parts[0], parts[1]
-		if len(prefix) == 0 {
-			errs = append(errs, "prefix part must be non-empty")
-		} else if msgs := isDNS1123Subdomain(prefix); len(msgs) != 0 {
-			for _, m := range msgs {
-				errs = append(errs, "prefix part "+m)
-			}
-		}
-	default:
-		return append(errs, "a qualified name must consist of alphanumeric characters, '-', '_' or '.'")
-	}
-	if len(name) == 0 {
-		errs = append(errs, "name part must be non-empty")
-	} else if len(name) > 63 {
-		errs = append(errs, "name part must be no more than 63 characters")
-	}
-	if !qualifiedNameRe.MatchString(name) {
-		errs = append(errs, "name part must consist of alphanumeric characters, '-', '_' or '.'")
-	}
-	return errs
-}
-
-func isValidLabelValue(value string) []string {
-	var errs []string
-	if len(value) > 63 {
-		errs = append(errs, "must be no more than 63 characters")
-	}
-	if !labelValueRe.MatchString(value) {
-		errs = append(errs, "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.'")
-	}
-	return errs
-}
-
-// maskTrailingDash: generateName is validated as a prefix (NameIsDNSSubdomain(name, true)).
-func maskTrailingDash(name string) string {
-	if len(name) > 1 && strings.HasSuffix(name, "-") {
-		return name[:len(name)-2] + "a"
-	}
-	return name
-}
-
-func invalid(path []interface{}, detail string) FieldErr {
-	return FieldErr{Type: "FieldValueInvalid", Path: path, Detail: detail}
-}
-
-func validateObjectMeta(m *objectMeta) []FieldErr {
-	var errs []FieldErr
-	meta := []interface{}{"metadata"}
-	at := func(k string) []interface{} { return appendPath(meta, k) }
-	if m.GenerateName != "" {
-		for _, msg := range isDNS1123Subdomain(maskTrailingDash(m.GenerateName)) {
-			errs = append(errs, invalid(at("generateName"), msg))
-		}
-	}
-	if m.Name == "" {
-		errs = append(errs, FieldErr{Type: "FieldValueRequired", Path: at("name"), Detail: "name or generateName is required"})
-	} else {
-		for _, msg := range isDNS1123Subdomain(m.Name) {
-			errs = append(errs, invalid(at("name"), msg))
-		}
-	}
-	for _, msg := range isDNS1123Label(m.Namespace) {
-		errs = append(errs, invalid(at("namespace"), msg))
-	}
-	if m.Generation < 0 {
-		errs = append(errs, invalid(at("generation"), "must be greater than or equal to 0"))
-	}
-	for k, v := range m.Labels {
-		for _, msg := range isQualifiedName(k) {
-			errs = append(errs, invalid(at("labels"), msg))
-		}
-		for _, msg := range isValidLabelValue(v) {
-			errs = append(errs, invalid(at("labels"), msg))
-		}
-	}
-	size := 0
-	for k, v := range m.Annotations {
-		for _, msg := range isQualifiedName(strings.ToLower(k)) {
-			errs = append(errs, invalid(at("annotations"), msg))
-		}
-		size += len(k) + len(v)
-	}
-	if size > totalAnnotationSize {
-		errs = append(errs, FieldErr{Type: "FieldValueTooLong", Path: at("annotations"), Detail: "annotations too long"})
-	}
-	controller := ""
-	for _, ref := range m.OwnerReferences {
-		refs := at("ownerReferences")
-		_, version := groupVersion(ref.APIVersion)
-		if strings.Count(ref.APIVersion, "/") > 1 {
-			version = ""
-		}
-		if version == "" {
-			errs = append(errs, invalid(appendPath(refs, "apiVersion"), "version must not be empty"))
-		}
-		if ref.Kind == "" {
-			errs = append(errs, invalid(appendPath(refs, "kind"), "must not be empty"))
-		}
-		if ref.Name == "" {
-			errs = append(errs, invalid(appendPath(refs, "name"), "must not be empty"))
-		}
-		if ref.UID == "" {
-			errs = append(errs, invalid(appendPath(refs, "uid"), "must not be empty"))
-		}
-		if ref.APIVersion == "v1" && ref.Kind == "Event" {
-			errs = append(errs, invalid(refs, "/v1, Kind=Event is disallowed from being an owner"))
-		}
-		if ref.Controller != nil && *ref.Controller {
-			if controller != "" {
-				errs = append(errs, invalid(refs, "Only one reference can have Controller set to true"))
-			} else {
-				controller = ref.Kind + "/" + ref.Name
-			}
-		}
-	}
-	orphan, deleteDeps := false, false
-	for _, f := range m.Finalizers {
-		for _, msg := range isQualifiedName(f) {
-			errs = append(errs, invalid(at("finalizers"), msg))
-		}
-		orphan = orphan || f == "orphan"
-		deleteDeps = deleteDeps || f == "foregroundDeletion"
-	}
-	if orphan && deleteDeps {
-		errs = append(errs, invalid(at("finalizers"), "finalizer orphan and foregroundDeletion cannot be both set"))
-	}
-	for i, mf := range m.ManagedFields {
-		p := appendPath(at("managedFields"), i)
-		if mf.Operation != "Apply" && mf.Operation != "Update" {
-			errs = append(errs, invalid(appendPath(p, "operation"), "must be `Apply` or `Update`"))
-		}
-		if mf.FieldsType != "" && mf.FieldsType != "FieldsV1" {
-			errs = append(errs, invalid(appendPath(p, "fieldsType"), "must be `FieldsV1`"))
-		}
-		if len(mf.Manager) > 128 {
-			errs = append(errs, FieldErr{Type: "FieldValueTooLong", Path: appendPath(p, "manager"), Detail: "too long"})
-		}
-		for _, r := range mf.Manager {
-			if !unicode.IsPrint(r) {
-				errs = append(errs, invalid(appendPath(p, "manager"), "invalid character"))
-				break
-			}
-		}
-		if len(mf.Subresource) > 256 {
-			errs = append(errs, FieldErr{Type: "FieldValueTooLong", Path: appendPath(p, "subresource"), Detail: "too long"})
-		}
-	}
-	return errs
-}
-
-// ---- OpenAPI validation (k8s.io/kube-openapi/pkg/validation/validate) --------------------------------
-
-func schemaErrors(schema *spec.Schema, raw node, obj map[string]interface{}) []FieldErr {
-	v := validate.NewSchemaValidator(schema, nil, "", strfmt.Default)
-	result := v.Validate(obj)
-	var out []FieldErr
-	for _, err := range result.Errors {
-		verr, ok := err.(*errors.Validation)
-		if !ok {
-			// ValidateCustomResource reports other errors (anyOf/oneOf composites) as field.Invalid at the root;
-			// their message names the field, which we keep as the path
-			path := []interface{}{}
-			if m := quoted.FindStringSubmatch(err.Error()); m != nil {
-				path = dottedPath(m[1])
-			}
-			out = append(out, FieldErr{Type: "FieldValueInvalid", Path: path, Detail: err.Error()})
-			continue
-		}
-		name := strings.TrimPrefix(verr.Name, ".")
-		path := []interface{}{}
-		if name != "" {
-			path = schemaPath(name, raw)
-		}
-		out = append(out, FieldErr{Type: errorType(verr.Code()), Path: path, Detail: verr.Error()})
-	}
-	return out
-}
-
-func errorType(code int32) string {
-	switch code {
-	case errors.RequiredFailCode:
-		return "FieldValueRequired"
-	case errors.EnumFailCode:
-		return "FieldValueNotSupported"
-	case errors.TooLongFailCode:
-		return "FieldValueTooLong"
-	case errors.MaxItemsFailCode:
-		return "FieldValueTooMany"
-	case errors.TooManyPropertiesCode:
-		return "FieldValueTooMany"
-	case errors.InvalidTypeCode:
-		return "FieldValueTypeInvalid"
-	}
-	return "FieldValueInvalid"
-}
-
-// schemaPath splits kube-openapi's error name ("spec.env[0].name": the build applies upstream's fix that
-// puts list indices into the path, see tests/oracle/harness.py) into segments.
-func schemaPath(name string, _ node) []interface{} {
-	return dottedPath(name)
-}
-
 // ---- duplicate keys: where YAMLToJSONStrict's "already set in map" errors are -------------------------
 
-// yamlDuplicatePaths walks the document with gopkg.in/yaml.v3's node tree (for positions only) and replays
-// go-yaml v2's mapping decoding (decode.go mapping/merge/setMapIndex): entries in order, merges where they
-// stand (a sequence of merged maps from last to first), every second write of a key is a strict error.
-// Keys are resolved with go-yaml v2 itself and named as sigs.k8s.io/yaml names them in JSON.
+// yamlDuplicatePaths walks the document with yaml.v3's node tree (for positions only) and replays go-yaml v2's
+// mapping decoding (decode.go mapping/merge/setMapIndex): entries in order, merges where they stand (a sequence
+// of merged maps from last to first), every second write of a key is a strict error. Keys are resolved with
+// go-yaml v2 itself (the fork sigs.k8s.io/yaml uses) and named as sigs.k8s.io/yaml names them in JSON.
 func yamlDuplicatePaths(text []byte) []FieldErr {
 	var root yamlv3.Node
 	if err := yamlv3.Unmarshal(text, &root); err != nil || len(root.Content) == 0 {
@@ -1130,6 +784,10 @@ func yamlDuplicatePaths(text []byte) []FieldErr {
 	var out []FieldErr
 	walkDuplicates(root.Content[0], []interface{}{}, &out)
 	return out
+}
+
+func isMerge(k *yamlv3.Node) bool {
+	return k.Kind == yamlv3.ScalarNode && k.Value == "<<" && k.Style == 0
 }
 
 func walkDuplicates(n *yamlv3.Node, path []interface{}, out *[]FieldErr) {
@@ -1146,23 +804,9 @@ func walkDuplicates(n *yamlv3.Node, path []interface{}, out *[]FieldErr) {
 		set = func(m *yamlv3.Node) {
 			for i := 0; i+1 < len(m.Content); i += 2 {
 				k, v := m.Content[i], m.Content[i+1]
-				if k.Kind == yamlv3.ScalarNode && k.Value == "<<" && k.Style == 0 {
-					target := v
-					if target.Kind == yamlv3.AliasNode {
-						target = target.Alias
-					}
-					if target.Kind == yamlv3.MappingNode {
+				if isMerge(k) {
+					for _, target := range mergeTargets(v) {
 						set(target)
-					} else if target.Kind == yamlv3.SequenceNode {
-						for j := len(target.Content) - 1; j >= 0; j-- {
-							item := target.Content[j]
-							if item.Kind == yamlv3.AliasNode {
-								item = item.Alias
-							}
-							if item.Kind == yamlv3.MappingNode {
-								set(item)
-							}
-						}
 					}
 					continue
 				}
@@ -1180,7 +824,7 @@ func walkDuplicates(n *yamlv3.Node, path []interface{}, out *[]FieldErr) {
 		set(n)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if k.Kind == yamlv3.ScalarNode && k.Value == "<<" && k.Style == 0 {
+			if isMerge(k) {
 				continue
 			}
 			if key := v2Key(k); key != nil {
@@ -1188,6 +832,30 @@ func walkDuplicates(n *yamlv3.Node, path []interface{}, out *[]FieldErr) {
 			}
 		}
 	}
+}
+
+// mergeTargets: the maps a merge key merges, a sequence's from last to first.
+func mergeTargets(v *yamlv3.Node) []*yamlv3.Node {
+	if v.Kind == yamlv3.AliasNode {
+		v = v.Alias
+	}
+	switch v.Kind {
+	case yamlv3.MappingNode:
+		return []*yamlv3.Node{v}
+	case yamlv3.SequenceNode:
+		var out []*yamlv3.Node
+		for j := len(v.Content) - 1; j >= 0; j-- {
+			item := v.Content[j]
+			if item.Kind == yamlv3.AliasNode {
+				item = item.Alias
+			}
+			if item.Kind == yamlv3.MappingNode {
+				out = append(out, item)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // v2Key resolves a key node as go-yaml v2 does (YAML 1.1 scalars), by letting v2 decode it.

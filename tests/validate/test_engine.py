@@ -46,6 +46,33 @@ def test_cel_is_not_evaluated_when_blocking_errors_exist() -> None:
     assert "cel/not-evaluated" in rules(text)
 
 
+def test_blocking_metadata_errors_keep_cel_from_running_too() -> None:
+    """The server's hasBlockingErr looks at every error of the strategy, ObjectMeta's included (issue 29: found
+    by the module-mode oracle): a missing name or a manager over 128 bytes blocks the rules, an invalid name does
+    not, and a name generated from generateName is no missing name."""
+    both = VALID.replace("    inline:", "    url: https://x/e.json\n    inline:")
+    no_name = both.replace("  name: weather-eval\n", "")
+    assert "cel/dataset-exactly-one" not in rules(no_name) and "cel/not-evaluated" in rules(no_name)
+    long_manager = both.replace("  name: weather-eval\n", "  name: weather-eval\n  managedFields:\n"
+                                "  - {manager: " + "m" * 129 + ", operation: Apply}\n")
+    assert "cel/dataset-exactly-one" not in rules(long_manager) and "cel/not-evaluated" in rules(long_manager)
+    bad_name = both.replace("name: weather-eval", "name: Weather_Eval")
+    assert "cel/dataset-exactly-one" in rules(bad_name) and "cel/not-evaluated" not in rules(bad_name)
+    generated = both.replace("  name: weather-eval\n", "  generateName: weather-\n")
+    assert "cel/dataset-exactly-one" in rules(generated) and "cel/not-evaluated" not in rules(generated)
+
+
+def test_blocking_errors_without_a_rule_in_reach_still_say_rules_were_not_checked() -> None:
+    """The server appends its note whenever the CRD has rules and an error blocks them, also where the rule's field
+    is absent (issue 29: a null dataset, found by the module-mode oracle): one note at the object's root."""
+    text = VALID.replace("  dataset:\n", "  dataset: null\n  x-dataset:\n")
+    diagnostics = validate_text(text, "t.yaml").diagnostics
+    notes = [(d.path, d.message) for d in diagnostics if d.rule == "cel/not-evaluated"]
+    assert notes == [("", "some validation rules were not checked because the object was invalid; correct the "
+                      "existing errors to complete validation")]
+    assert ("schema/required", "spec.dataset") in [(d.rule, d.path) for d in diagnostics]
+
+
 def test_cel_still_runs_with_non_blocking_errors() -> None:
     text = VALID.replace("    inline:", "    url: https://x/e.json\n    inline:").replace(
         "defaultThreshold: 0.8", "defaultThreshold: 1.8")

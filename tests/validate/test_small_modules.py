@@ -91,7 +91,7 @@ def test_lists_are_flattened_with_kind_and_api_version_from_the_list() -> None:
     inner = [remark(("items", 0, "metadata")), remark(("items", 1)), remark(("kind",))]
     data = {"apiVersion": "g/v1", "kind": "ExperimentList", "items": [
         {"metadata": {"name": "a"}}, None, "x", {"kind": "Other"}, {"apiVersion": "x/v1"},
-        {"kind": "NestedList", "items": [{"metadata": {}}, 5]}]}
+        {"kind": "NestedList", "items": [{"metadata": {}}, 5]}, {"kind": "Other", "items": None}]}
     found = list(objects(data, inner))
     assert found == [
         Item({"metadata": {"name": "a"}, "kind": "Experiment", "apiVersion": "g/v1"}, ("items", 0),
@@ -100,10 +100,22 @@ def test_lists_are_flattened_with_kind_and_api_version_from_the_list() -> None:
         Problem("yaml/not-an-object", ("items", 2), "a list item is not an object: kubectl rejects the list"),
         Item({"kind": "Other"}, ("items", 3), []),
         Item({"apiVersion": "x/v1"}, ("items", 4), []),
-        Item({"metadata": {}}, ("items", 5, "items", 0), []),
-        Problem("yaml/not-an-object", ("items", 5, "items", 1), "a list item is not an object: kubectl rejects the "
-                "list"),
+        Problem("yaml/not-an-object", ("items", 5), NESTED),
+        Item({"kind": "Other", "items": None}, ("items", 6), []),
     ]
+
+
+NESTED = ("a list item is itself a list (its items are a list): kubectl cannot flatten it and rejects the list "
+          "(\"*unstructured.Unstructured is not a list\")")
+
+
+def test_a_list_inside_a_list_is_refused_as_kubectl_refuses_it() -> None:
+    """cli-runtime's FlattenListVisitor calls meta.ExtractList on the inner list, an Unstructured, which has no
+    Items field: kubectl fails on the whole file (issue 29: found by the module-mode oracle, which calls it)."""
+    nested = {"apiVersion": "v1", "kind": "List", "items": [
+        {"apiVersion": "v1", "kind": "List", "items": []}, {"kind": "X", "items": [{"kind": "Experiment"}]}]}
+    assert list(objects(nested, [])) == [Problem("yaml/not-an-object", ("items", 0), NESTED),
+                                         Problem("yaml/not-an-object", ("items", 1), NESTED)]
 
 
 def test_list_without_kind_or_version_gives_empty_ones() -> None:
