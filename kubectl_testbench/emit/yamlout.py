@@ -104,7 +104,8 @@ def _escape_char(match: re.Match[str]) -> str:
 
 def _block_literal(value: str) -> str | None:
     """``|`` header for a multi-line string a literal block can carry exactly, else None."""
-    if "\n" not in value or value[0] in " \n" or _UNSAFE_CHARS.search(value) or "\r" in value:
+    if "\n" not in value or value[0] in " \t\n" or _UNSAFE_CHARS.search(value) or "\r" in value:  # \t: libyaml
+        # refuses a tab where it looks for the indentation of the first line
         return None
     body = value.rstrip("\n")
     trailing = len(value) - len(body)

@@ -53,7 +53,8 @@ def _opens_with_end(lines: list[str], first: int) -> bool:
     "---\n...\n" (an empty document) where a bare "..." is a syntax error. Keeping that separator only where
     the document opens with its end changes no other chunk: a leading ``---`` is otherwise the same document.
     """
-    for line in lines[first:]:
+    for index in range(first, len(lines)):  # no slice: a copy of the rest per separator is quadratic
+        line = lines[index]
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
             return line.startswith("...") and (len(line) == 3 or line[3] in " \t\r\n#")

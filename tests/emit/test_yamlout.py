@@ -7,7 +7,7 @@ from typing import Any
 import hypothesis.strategies as st
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 
 from kubectl_testbench.emit.yamlout import dump, dump_all
 from kubectl_testbench.load.builder import build
@@ -39,7 +39,7 @@ def _normal(value: Any) -> Any:
     return value
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True)
 @given(value=values)
 def test_round_trip_under_yaml_1_1_and_1_2_and_our_own_reader(value: Any) -> None:
     text = dump({"v": value})
@@ -75,8 +75,9 @@ log_values = st.recursive(st.one_of(log_text, st.integers(-1000, 1000), st.none(
                                                   st.dictionaries(log_text, inner, max_size=3)), max_leaves=10)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(value=log_values)
+@example(value="\t#\n")  # a first line starting with a tab: libyaml refuses it in a block scalar (found once)
 def test_no_line_is_a_workflow_command_and_the_data_reads_back(value: Any) -> None:
     text = dump({"v": value})
     for line in text.split("\n"):
@@ -93,7 +94,7 @@ def test_the_legacy_command_prefix_is_double_quoted_with_the_bracket_escaped() -
     assert dump({"input": "one\n  ##[error]two\n"}) == 'input: "one\\n  ##\\x5berror]two\\n"\n'  # no literal block
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(value=values)
 def test_values_without_the_prefix_are_written_byte_for_byte_as_without_the_defence(value: Any) -> None:
     """Only strings holding ``##[`` change: the emitter without its ``##[`` handling writes the same bytes."""
