@@ -18,22 +18,12 @@ import pytest
 from tests.conftest import run_cli
 from tests.controlplane.fixture import ControlPlane
 from tests.oracle.differential import ROOT, corpus_files, generated
-from tests.oracle.harness import Oracle, missing, session_oracle
+from tests.oracle.harness import Oracle
 from tests.oracle.server import SERVER_DIFFERENCES, Judgement, Server, difference, judge
 
 COUNT = int(os.environ.get("SERVER_PARITY_COUNT", "2000"))
 SEED = 29
 BATCH = 200
-
-
-@pytest.fixture(scope="module")
-def oracle() -> Iterator[Oracle]:
-    reason = missing()
-    if reason:
-        pytest.skip(reason)
-    process = session_oracle()
-    yield process
-    process.close()
 
 
 @pytest.fixture(scope="module")
