@@ -107,15 +107,13 @@ def _plain(data: Any, limits: Limits, start_line: int) -> Any:
 
 
 def _yaml_stream(text: str, limits: Limits) -> Iterator[Document | Problem]:
-    from kubectl_testbench.load.builder import build
-    from kubectl_testbench.load.split import split_documents
+    from kubectl_testbench.load.stream import yaml_documents
 
-    for chunk in split_documents(text):
-        if chunk.bad_separator:
+    for _, chunk, built in yaml_documents(text, limits):
+        if built is None:
             yield Problem("yaml/document-separator", "invalid document separator: only a comment may follow '---' "
                           "on its line", (chunk.start_line + 1, 4))
             continue
-        built = build(chunk.text, chunk.start_line, limits)
         if built.error is not None:
             yield Problem(built.error.rule, built.error.message, built.error.mark)
         elif not built.empty:

@@ -9,14 +9,13 @@ rules and record every node's position in one pass, faster than ``yaml.load`` wi
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 from yaml import events as ev
 
-from kubectl_testbench.load.libyaml import read_with
+from kubectl_testbench.load.libyaml import YAML_BREAK, read_with
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Mark, Path, PathSegment, PosDict, PosList
 from kubectl_testbench.load.scalars import Note, resolve_plain, resolve_tagged
@@ -111,7 +110,7 @@ def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS, spen
     except yaml.reader.ReaderError as err:
         # the reader reports an offset, not a line: count it ourselves
         offset = _char_offset(text, err)
-        breaks = list(_YAML_BREAK.finditer(text, 0, offset))  # the line breaks libyaml counts in its marks
+        breaks = list(YAML_BREAK.finditer(text, 0, offset))  # the line breaks libyaml counts in its marks
         line = len(breaks) + 1 + line_offset
         col = offset - (breaks[-1].end() if breaks else 0) + 1
         char = f"#x{err.character:04x}" if isinstance(err.character, int) else repr(err.character)
@@ -119,9 +118,6 @@ def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS, spen
     except yaml.YAMLError as err:
         result.error = Remark("yaml/syntax", str(err).splitlines()[0], (line_offset + 1, 1), ())
     return result
-
-
-_YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
 def _char_offset(text: str, err: yaml.reader.ReaderError) -> int:
@@ -174,8 +170,9 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits, s
             events += 1
             if events > max_nodes:
                 where = "one file" if spent else "one document"
+                rest = "; the rest is not read" if spent else ""
                 raise YamlReadError("yaml/too-many-nodes", f"more than {max_nodes} nodes in {where} "
-                                    "(raise with --max-nodes)", _mark(event, line_offset))
+                                    f"(raise with --max-nodes){rest}", _mark(event, line_offset))
             t = type(event)
             if t is ScalarEvent:
                 m = event.start_mark

@@ -14,10 +14,11 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from kubectl_testbench.load.libyaml import YAML_BREAK
+
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
 LSP_BREAK = re.compile(r"\r\n|\r|\n")
-YAML_BREAK = re.compile(r"\r\n|\r|\n|\x85|\u2028|\u2029")
 JSON_BREAK = re.compile(r"\n")
 
 

@@ -14,12 +14,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from kubectl_testbench.load.builder import Remark, build
+from kubectl_testbench.load.builder import Remark
 from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Path, PosDict, field_path, locate, plain
 from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
-from kubectl_testbench.load.split import split_documents
+from kubectl_testbench.load.stream import yaml_documents
 from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
 from kubectl_testbench.sniff import file_mentions_group, looks_like_json, looks_templated
 from kubectl_testbench.validate import rules as rule_table
@@ -166,44 +166,27 @@ def _yaml_stream(text: str, path: str, options: Options, result: FileResult, pla
     """The documents of a YAML stream, split as kubectl splits them; an input without any is an error (unless
     a directory scan found it)."""
     found = False
-    spent = 0  # nodes read so far: --max-nodes bounds the file, however many documents it holds
-    read = 0  # documents read: blank ones cost nothing (kubectl's reader drops them unread)
-    for index, chunk in enumerate(split_documents(text)):
-        if not chunk.bad_separator and (not chunk.text or chunk.text.isspace()):
-            continue
-        read += 1
+    for index, chunk, built in yaml_documents(text, options.limits):
         before = len(result.diagnostics)
-        if read > options.limits.max_documents:
-            _add(result, "yaml/too-many-nodes", path, (chunk.start_line + 1, 1), (),
-                 f"more than {options.limits.max_documents} documents in one file; the rest is not read "
-                 f"(each document counts as {options.limits.nodes_per_document} nodes: raise with --max-nodes)")
-            break
-        if chunk.bad_separator:
+        if built is None:
             _add(result, "yaml/document-separator", path, (chunk.start_line + 1, 4), (),
                  "invalid document separator: only a comment may follow '---' on its line",
                  "put the document content on the next line", fix=_separator_fix(chunk.text))
+        elif built.error is not None:
+            err = built.error
+            hint = syntax_hint(chunk.text, err.message, err.mark, err.context,
+                               chunk.start_line) if err.rule == "yaml/syntax" else ""
+            _add(result, err.rule, path, err.mark, (), err.message, hint,
+                 fix=_tab_fix(chunk.text) if hint.startswith("YAML does not allow tabs") else None)
         else:
-            built = build(chunk.text, chunk.start_line, options.limits, spent)
-            spent += built.nodes
-            if built.error is not None and built.error.rule == "yaml/too-many-nodes" and spent > built.nodes:
-                _add(result, built.error.rule, path, built.error.mark, (), built.error.message + "; the rest is not "
-                     "read")
-                break  # the file's budget is spent: every later document would say the same
-            if built.error is not None:
-                err = built.error
-                hint = syntax_hint(chunk.text, err.message, err.mark, err.context,
-                                   chunk.start_line) if err.rule == "yaml/syntax" else ""
-                _add(result, err.rule, path, err.mark, (), err.message, hint,
-                     fix=_tab_fix(chunk.text) if hint.startswith("YAML does not allow tabs") else None)
-            else:
-                if built.ignored is not None:
-                    _add(result, "yaml/after-document-end", path, built.ignored, (),
-                         "kubectl ignores everything after '...' up to the next '---' line: this content is dropped",
-                         "start the next document with a '---' line")
-                if not built.empty:
-                    found = True
-                    _document(built.data, built.remarks, path, index, chunk.start_line, result, options,
-                              gateway_default)
+            if built.ignored is not None:
+                _add(result, "yaml/after-document-end", path, built.ignored, (),
+                     "kubectl ignores everything after '...' up to the next '---' line: this content is dropped",
+                     "start the next document with a '---' line")
+            if not built.empty:
+                found = True
+                _document(built.data, built.remarks, path, index, chunk.start_line, result, options,
+                          gateway_default)
         if any(d.fix is not None and not d.fix.blocked for d in result.diagnostics[before:]):
             result.diagnostics[before:] = places.resolve(result.diagnostics[before:], chunk.text,
                                                          places.line_offset(chunk.start_line))
