@@ -69,18 +69,26 @@ class CompiledRule:
         try:
             ast = env.compile(rewrite(self.rule))
         except Exception as err:  # celpy's CELParseError, with a multi-line caret picture
-            self.compile_error = one_line(str(err))
+            self.compile_error = _syntax_error(err)
             ast = env.compile("true")
+        self.tree = None if self.compile_error else ast
+        """What cel-go's checker sees (:mod:`cel_check`), parsed from the rewritten text."""
+        self.source = rewrite(self.rule)
+        self.checked: dict[int, tuple[Schema, str]] = {}
         self.transition = _uses_ident(ast, "oldSelf")
         self.presence, self.values = _access_paths(ast)
         self.program = self._program(env, ast)
         self.message_program = None
+        self.message_tree: Any = None
+        self.message_broken = False
         if self.message_expression:
             try:
                 message_ast = env.compile(rewrite(self.message_expression))
+                self.message_tree = message_ast
                 self.message_program = self._program(env, message_ast)
             except Exception:  # a messageExpression that does not compile falls back to message
                 self.message_program = None
+                self.message_broken = True
             else:  # the message may read what the rule does not: the projection must keep it
                 presence, values = _access_paths(message_ast)
                 self.presence += [p for p in presence if p not in self.presence]
@@ -103,9 +111,49 @@ class CompiledRule:
         """ruleErrorString: the message if there is one, else the rule."""
         return self.message or self.rule.strip()
 
+    def type_error(self, schema: Schema) -> str:
+        """cel-go's compile-time refusal of the rule at this schema node ("" when it compiles), once per node."""
+        if self.tree is None:
+            return ""
+        hit = self.checked.get(id(schema))
+        if hit is not None and hit[0] is schema:
+            return hit[1]
+        from kubectl_testbench.validate.cel_check import CheckError, check
+
+        try:
+            check(self.source, self.tree, schema, original=self.rule)
+            error = ""
+        except CheckError as err:
+            error = str(err)
+        self.checked[id(schema)] = (schema, error)
+        return error
+
+    def field_path_at(self, schema: Schema) -> Path:
+        """The rule's fieldPath, which the API server drops when the messageExpression does not compile to a
+        string (its compilation result then carries no normalized field path)."""
+        if not self.field_path or not self.message_expression:
+            return self.field_path
+        if self.message_broken:
+            return ()
+        from kubectl_testbench.validate.cel_check import DYN, STRING, expression_type
+
+        found = expression_type(rewrite_text(self.message_expression), self.message_tree, schema)
+        return self.field_path if found in (STRING, DYN) else ()
+
     def evaluate(self, value: Any, schema: Schema, meter: Meter | None = None) -> CelOutcome:
         if self.transition and not self.optional_old_self:
             return CelOutcome(True, skipped=True)
+        error = self.type_error(schema)
+        if error:
+            return CelOutcome(False, error=f"rule compile error: {error}")
+        outcome = self._evaluate(value, schema, meter)
+        if outcome.field_path and not outcome.passed and not outcome.error:
+            from dataclasses import replace
+
+            return replace(outcome, field_path=self.field_path_at(schema))
+        return outcome
+
+    def _evaluate(self, value: Any, schema: Schema, meter: Meter | None = None) -> CelOutcome:
         projected = project(value, self.presence, self.values)
         key = json.dumps(projected, sort_keys=True, default=repr)
         hit = self.memo.get(key)
@@ -138,7 +186,10 @@ class CompiledRule:
         except CostExceeded as stop:
             return self._stopped(stop)
         except CELEvalError as err:
-            return CelOutcome(False, error=f"{eval_error_text(err)} evaluating rule: {self.error_string}")
+            text = eval_error_text(err)
+            if text.startswith("found no matching overload"):  # only dyn values get here: cel-go's runtime words
+                return CelOutcome(False, error=_overload(TypeError(), self.error_string))
+            return CelOutcome(False, error=f"{text} evaluating rule: {self.error_string}")
         except RecursionError:
             return CelOutcome(False, error=f"expression nested too deeply evaluating rule: {self.error_string}")
         except Exception as err:  # celpy raises plain TypeErrors for some overload failures
@@ -180,6 +231,23 @@ class CompiledRule:
         return text
 
 
+def rewrite_text(source: str) -> str:
+    from kubectl_testbench.validate.cel_syntax import rewrite
+
+    return rewrite(source)
+
+
+def _syntax_error(err: Exception) -> str:
+    """A rule that does not parse, in cel-go's form ("compilation failed: ERROR: <input>:1:8: Syntax error: …").
+
+    The place is celpy's (the last token its parser took, where cel-go names the one it could not take) and
+    cel-go's list of the tokens it expected is not reproduced: the verdict is the same, a compile error."""
+    line, column = getattr(err, "line", None), getattr(err, "column", None)
+    if not isinstance(line, int) or not isinstance(column, int):
+        return one_line(str(err))
+    return f"compilation failed: ERROR: <input>:{line}:{column}: Syntax error: the rule does not parse here"
+
+
 def one_line(text: str) -> str:
     """The first meaningful line of a celpy message, without celpy's internals."""
     first = next((line.strip() for line in text.splitlines() if line.strip()), text.strip())
@@ -207,6 +275,8 @@ def eval_error_text(err: Any) -> str:
         text = text.replace(f"'{celpy_name}'", f"'{cel_name}'")
     if text.startswith("undeclared reference to"):
         return text.split(" (", 1)[0]
+    if text.startswith("no such member in mapping: "):  # a map without the key (cel-go: "no such key: k")
+        return "no such key: " + text.removeprefix("no such member in mapping: ").strip("'")
     if text == "return error for overflow":
         return "integer overflow"
     if text in ("no such member", "no such key") and len(args) > 2 and args[2]:
@@ -449,6 +519,8 @@ def to_cel(value: Any, schema: Schema, meter: Meter | None = None) -> Any:
     if t == "array" and isinstance(value, list):
         items = schema.get("items") or {}
         return ct.ListType([to_cel(v, items, meter) for v in value])
+    if t == "string" and isinstance(value, str) and schema.get("format") in _FORMAT_TYPES:
+        return _formatted(value, schema["format"])
     if t == "number" and isinstance(value, (int, float)) and not isinstance(value, bool):
         return ct.DoubleType(float(value))
     if t == "integer" and isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -456,6 +528,28 @@ def to_cel(value: Any, schema: Schema, meter: Meter | None = None) -> Any:
     if meter is not None and isinstance(value, (dict, list)):
         _charge_all(value, meter)
     return json_to_cel(value)
+
+
+_FORMAT_TYPES = ("duration", "date-time", "date", "byte")
+"""String formats Kubernetes gives a CEL type of their own (SchemaDeclType): duration, timestamp, bytes."""
+
+
+def _formatted(text: str, fmt: str) -> Any:
+    """A string of a typed format as its CEL value; text the format does not read stays a string (schema
+    validation reports it)."""
+    import base64
+    import binascii
+
+    from celpy import celtypes as ct
+
+    try:
+        if fmt == "duration":
+            return ct.DurationType(0) if text.lstrip("+-") == "0" else ct.DurationType(text)
+        if fmt == "byte":
+            return ct.BytesType(base64.b64decode(text, validate=True))
+        return ct.TimestampType(text if fmt == "date-time" else f"{text}T00:00:00Z")
+    except (ValueError, TypeError, binascii.Error):
+        return ct.StringType(text)
 
 
 def _charge_all(value: dict[str, Any] | list[Any], meter: Meter) -> None:

@@ -324,6 +324,20 @@ def metered_runner(environment: Any, ast: Any, functions: dict[str, Any], meter_
                 meter_of().charge()
             return super()._visit_tree(tree)
 
+        def macro_has_eval(self, exprlist: Any) -> Any:
+            """``has(e.f)`` as cel-go tests it: an error when ``e`` itself cannot be evaluated (``has(self.o.c)``
+            with ``o`` absent is "no such key: o"); celpy answers false for any error inside."""
+            from celpy.evaluation import CELEvalError
+
+            node = exprlist.children[0] if exprlist.children else None
+            while node is not None and getattr(node, "data", "") != "member_dot" and len(node.children) == 1:
+                node = node.children[0]
+            if node is not None and getattr(node, "data", "") == "member_dot":
+                target = self.visit(node.children[0])
+                if isinstance(target, CELEvalError):
+                    return target
+            return super().macro_has_eval(exprlist)
+
     class MeteredRunner(celpy.InterpretedRunner):
         def evaluate(self, context: Any) -> Any:
             return MeteredEvaluator(ast=self.ast, activation=self.new_activation()).evaluate(context)

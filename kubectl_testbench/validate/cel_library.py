@@ -5,7 +5,8 @@ min, max, indexOf, lastIndexOf), regex.go (find, findAll), urls.go (url, isURL a
 quantity.go (quantity, isQuantity, comparisons, arithmetic), format.go (format.<name>(), format.named,
 <Format>.validate); cel-go's ext.Strings (charAt, indexOf, lastIndexOf, lowerAscii, upperAscii, replace,
 split, substring, trim, join, reverse) and its optional types (``.?field``, ``[?index]``, optional.of/none,
-hasValue, value, orValue, or). Errors are returned as celpy ``CELEvalError`` values with the messages
+hasValue, value, orValue, or); and the core semantics where celpy differs from cel-go (heterogeneous
+equality, cross-type numeric ordering, ``timestamp(int)``). Errors are returned as celpy ``CELEvalError`` values with the messages
 cel-go gives, never raised Python exceptions, so a failing call reads like the API server's.
 """
 
@@ -263,12 +264,11 @@ def join(items: Any, sep: Any = "") -> Any:
 
 
 def _compile(pattern: str) -> re.Pattern[str] | CELEvalError:
+    from kubectl_testbench.validate.cel_check import regexp_error
     from kubectl_testbench.validate.schema import re2_to_python
 
-    try:
-        return re.compile(re2_to_python(pattern))
-    except re.error as err:
-        return _err(f"Illegal regex: {err}")
+    error = regexp_error(pattern)
+    return _err(error) if error is not None else re.compile(re2_to_python(pattern))
 
 
 def find(s: Any, pattern: Any) -> Any:
@@ -582,9 +582,179 @@ def validate(fmt: Any, text: Any) -> Any:
 # --- the function table ---------------------------------------------------------------------------------------
 
 
+# --- core operators where celpy differs from cel-go ------------------------------------------------------------
+
+def _number(value: Any) -> bool:
+    """int, uint or double, whichever Python class carries it (``sum()`` returns a plain float)."""
+    return isinstance(value, (int, float)) and not isinstance(value, (bool, ct.BoolType))
+
+
+def cel_equal(left: Any, right: Any) -> bool:
+    """cel-go's heterogeneous equality: numbers by value across int, uint and double (NaN equals nothing),
+    other values only with their own kind (``true == 1`` is false, where Python's ``True == 1`` is true),
+    lists and maps element by element."""
+    if _number(left) and _number(right):
+        return not _is_nan(left) and not _is_nan(right) and Decimal(str(left)) == Decimal(str(right))
+    if isinstance(left, ct.ListType) and isinstance(right, ct.ListType):
+        return len(left) == len(right) and all(cel_equal(a, b) for a, b in zip(left, right, strict=True))
+    if isinstance(left, ct.MapType) and isinstance(right, ct.MapType):
+        return len(left) == len(right) and all(
+            any(cel_equal(k, j) and cel_equal(v, right[j]) for j in right) for k, v in left.items())
+    if _kind(left) != _kind(right):
+        return False
+    return bool(left == right)
+
+
+def _kind(value: Any) -> str:
+    """The CEL kind of a value, whichever Python class carries it (library functions may return plain ``str``)."""
+    for kind, classes in (("bool", (ct.BoolType, bool)), ("string", (str,)), ("bytes", (bytes,)),
+                          ("duration", (ct.DurationType,)), ("timestamp", (ct.TimestampType,)),
+                          ("list", (ct.ListType, list)), ("map", (ct.MapType, dict))):
+        if isinstance(value, classes):
+            return kind
+    return "null" if value is None else type(value).__name__
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and value != value
+
+
+def _equal(left: Any, right: Any) -> Any:
+    failed = _first_error(left, right)
+    return failed if failed is not None else ct.BoolType(cel_equal(left, right))
+
+
+def _not_equal(left: Any, right: Any) -> Any:
+    failed = _first_error(left, right)
+    return failed if failed is not None else ct.BoolType(not cel_equal(left, right))
+
+
+def _first_error(*operands: Any) -> Any:
+    """An operand that is an error: operators pass it on, as celpy's own do."""
+    return next((o for o in operands if isinstance(o, CELEvalError)), None)
+
+
+def _dividing(name: str, message: str) -> Any:
+    """``/`` and ``%`` on integers: cel-go's "division by zero" and "modulus by zero" (celpy says "modulus or
+    divide by zero" for both); doubles divide by zero into infinities, as before."""
+    from celpy.evaluation import base_functions
+
+    base = base_functions[name]
+
+    def divide(left: Any, right: Any) -> Any:
+        failed = _first_error(left, right)
+        if failed is not None:
+            return failed
+        if isinstance(right, (ct.IntType, ct.UintType)) and type(left) is type(right) and int(right) == 0:
+            return _err(message)
+        return base(left, right)
+    return divide
+
+
+def _ordering(name: str, test: Any) -> Any:
+    """``<`` and friends: any two numbers compare by value (Kubernetes enables cel-go's cross-type numeric
+    comparisons); other operands keep celpy's typed comparison and its overload error."""
+    def compare(left: Any, right: Any) -> Any:
+        failed = _first_error(left, right)
+        if failed is not None:
+            return failed
+        if _number(left) and _number(right) and _numeric_kind(left) != _numeric_kind(right):
+            return ct.BoolType(test(Decimal(str(left)), Decimal(str(right))))
+        return ct.BoolType(test(left, right))
+    compare.__name__ = name
+    return compare
+
+
+def _numeric_kind(value: Any) -> str:
+    return "double" if isinstance(value, float) else "uint" if isinstance(value, ct.UintType) else "int"
+
+
+_CONVERTED = {"int": "int", "uint": "uint", "double": "double", "duration": "google.protobuf.Duration",
+              "timestamp": "google.protobuf.Timestamp"}
+
+
+def _converting(name: str) -> Any:
+    """A conversion that fails on a string as cel-go's does ("type conversion error from 'string' to 'int'");
+    celpy reports its own Python error (often "integer overflow")."""
+    from celpy.evaluation import base_functions
+
+    base = _timestamp if name == "timestamp" else base_functions[name]
+
+    def convert(value: Any) -> Any:
+        if isinstance(value, CELEvalError):
+            return value
+        if name == "duration" and isinstance(value, str) and value.lstrip("+-") == "0":
+            return ct.DurationType(0)  # Go's time.ParseDuration reads a bare zero; celpy does not
+        try:
+            result = base(value)
+        except (ValueError, TypeError, OverflowError, ArithmeticError):
+            result = _err("")
+        if isinstance(result, CELEvalError) and isinstance(value, str):
+            return _err(f"type conversion error from 'string' to '{_CONVERTED[name]}'")
+        return result
+    convert.__name__ = name
+    return convert
+
+
+def _logical(name: str) -> Any:
+    """``&&``/``||`` as cel-go evaluates them: the deciding operand wins over an error on the other side, else
+    the first error is the result (celpy reports an overload failure for errors on both sides)."""
+    decides = name == "_||_"
+
+    def logic(left: Any, right: Any) -> Any:
+        for operand in (left, right):
+            if isinstance(operand, (bool, ct.BoolType)) and bool(operand) is decides:
+                return ct.BoolType(decides)
+        failed = _first_error(left, right)
+        if failed is not None:
+            return failed
+        if not all(isinstance(o, (bool, ct.BoolType)) for o in (left, right)):
+            raise TypeError(name)
+        return ct.BoolType(not decides)
+    logic.__name__ = name
+    return logic
+
+
+def _index(target: Any, key: Any) -> Any:
+    """``list[i]`` as cel-go indexes: "index out of bounds: i" for any i outside the list, negative ones
+    included (Python would count them from the end); maps and other targets keep celpy's indexing."""
+    from celpy.evaluation import base_functions
+
+    failed = _first_error(target, key)
+    if failed is not None:
+        return failed
+    if isinstance(target, (ct.ListType, list)) and _number(key) and not isinstance(key, float):
+        if not 0 <= int(key) < len(target):
+            return _err(f"index out of bounds: {int(key)}")
+        return target[int(key)]
+    return base_functions["_[_]"](target, key)
+
+
+def _timestamp(value: Any) -> Any:
+    """``timestamp(int)``: seconds since the epoch (celpy knows only the string form)."""
+    if isinstance(value, ct.IntType) and not isinstance(value, ct.BoolType):
+        import datetime
+
+        try:
+            moment = datetime.datetime.fromtimestamp(int(value), tz=datetime.timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            return _err("timestamp overflow")
+        return ct.TimestampType(moment)
+    return ct.TimestampType(value)
+
+
 def functions() -> dict[str, Any]:
     """Every library function by the name celpy resolves (method calls pass the receiver first)."""
+    import operator
+
     table: dict[str, Any] = {
+        # core operators and conversions, as cel-go evaluates them
+        "_==_": _equal, "_!=_": _not_equal, "_<_": _ordering("_<_", operator.lt),
+        "_<=_": _ordering("_<=_", operator.le), "_>_": _ordering("_>_", operator.gt),
+        "_>=_": _ordering("_>=_", operator.ge), "_&&_": _logical("_&&_"), "_||_": _logical("_||_"),
+        "_[_]": _index,
+        **{name: _converting(name) for name in _CONVERTED},
+        "_/_": _dividing("_/_", "division by zero"), "_%_": _dividing("_%_", "modulus by zero"),
         # optionals (``optional.x(`` and ``.?`` are rewritten to these names before parsing: cel_syntax)
         "optionalOf": optional_of, "optionalNone": optional_none,
         "optionalOfNonZeroValue": optional_of_non_zero_value, "hasValue": has_value, "value": value,

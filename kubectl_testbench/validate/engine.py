@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from kubectl_testbench.gofmt import value_v
 from kubectl_testbench.load.builder import Remark
 from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
@@ -615,7 +616,7 @@ def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None)
             elif outcome.error:
                 add("cel/error", at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}', "")
             else:
-                add(rule_id, where, _reason_message(outcome.reason, _cel_type(target.schema), outcome.message),
+                add(rule_id, where, _reason_message(outcome.reason, target.value, outcome.message),
                     _cel_hint(rule_id, target.value))
 
 
@@ -629,15 +630,20 @@ def _cel_type(schema: dict[str, Any]) -> str:
     return str(schema.get("type", ""))
 
 
-def _reason_message(reason: str, value: str, message: str) -> str:
-    """fieldErrorForReason: the kind of field error a rule's ``reason`` asks for, worded as the server does."""
+def _reason_message(reason: str, value: Any, message: str) -> str:
+    """fieldErrorForReason: the kind of field error a rule's ``reason`` asks for, worded as the server does.
+
+    The error carries the value itself, which ``ErrorBody`` prints with Go's ``%v``/``%q`` and leaves out for
+    lists and objects ("Invalid value: exactly one of …"). Errors *evaluating* a rule name the schema's type
+    instead (:func:`_cel_type`)."""
+    shown = value_v(value)
     if reason == "FieldValueRequired":
         return f"Required value: {message}"
     if reason == "FieldValueForbidden":
         return f"Forbidden: {message}"
     if reason == "FieldValueDuplicate":
-        return f'Duplicate value: "{value}"'
-    return f'Invalid value: "{value}": {message}'
+        return "Duplicate value" if shown is None else f"Duplicate value: {shown}"
+    return f"Invalid value: {message}" if shown is None else f"Invalid value: {shown}: {message}"
 
 
 def _cel_hint(rule_id: str, value: Any) -> str:

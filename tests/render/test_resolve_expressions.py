@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
+from kubectl_testbench.gofmt import format_v
 from kubectl_testbench.render.resolve.expressions import (
     ExpressionError,
     UnknownVariable,
     compile_template,
     evaluate_template,
-    go_float_v,
     render,
     to_bool,
 )
@@ -117,4 +117,4 @@ def test_text_without_an_opener_is_returned_as_is() -> None:
                                             (1234567.0, "1.234567e+06"), (1e-5, "1e-05"), (0.0001, "0.0001"),
                                             (-3.25, "-3.25"), (0.0, "0")])
 def test_floats_print_as_gos_percent_v(number: float, go: str) -> None:
-    assert go_float_v(number) == go
+    assert format_v(number) == go

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from kubectl_testbench.gofmt import format_v
 from kubectl_testbench.render.resolve.expressions import (
     ExpressionError,
     UnknownVariable,
     evaluate_template,
-    go_float_v,
     render,
 )
 
@@ -110,7 +110,7 @@ def test_every_operand_sees_the_variables() -> None:
     (0.00012, "0.00012"), (-2e6, "-2e+06"), (1e100, "1e+100"),
 ])
 def test_more_floats_print_as_gos_percent_v(number: float, go: str) -> None:
-    assert go_float_v(number) == go
+    assert format_v(number) == go
 
 
 @pytest.mark.parametrize(("template", "expected"), [

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from kubectl_testbench.gofmt import format_v
+
 Value = Any
 """None (Testkube's none), bool, int, float, str, list or dict."""
 Lookup = Callable[[str], Value]
@@ -219,27 +221,6 @@ def parse(tokens: list[Token]) -> Node:
 
 # --- values, as convert.go converts them -------------------------------------------------------------------------
 
-def go_float_v(value: float) -> str:
-    """``fmt.Sprintf("%v", float64)`` (strconv's shortest ``'g'``): fixed notation, or ``d.ddde±XX`` when the
-    decimal exponent is below -4 or at least 6 (``1e+06``, ``1.234567e+06``, ``1e-05``, ``0.0001``)."""
-    from decimal import Decimal
-
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "+Inf" if value == math.inf else "-Inf"
-    if value == 0:
-        return "-0" if repr(value).startswith("-") else "0"
-    number = Decimal(repr(value)).normalize()
-    sign, digits, exponent = number.as_tuple()
-    assert isinstance(exponent, int)
-    decimal_exponent = exponent + len(digits) - 1
-    if -4 <= decimal_exponent < 6:
-        return f"{number:f}"
-    mantissa = str(digits[0]) + ("." + "".join(map(str, digits[1:])) if len(digits) > 1 else "")
-    return f"{'-' if sign else ''}{mantissa}e{decimal_exponent:+03d}"
-
-
 def to_string(value: Value) -> str:
     """convert.go ``toString``."""
     if isinstance(value, str):
@@ -251,7 +232,7 @@ def to_string(value: Value) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return go_float_v(value)
+        return format_v(value)
     if isinstance(value, list):
         return ",".join(to_string(item) for item in value)
     return _go_json(value)
@@ -279,7 +260,7 @@ def _json_float(value: float) -> str:
 
     if value == 0 or 1e-6 <= abs(value) < 10**21:
         return f"{Decimal(repr(value)).normalize():f}"
-    mantissa, _, exponent = go_float_v(value).partition("e")
+    mantissa, _, exponent = format_v(value).partition("e")
     return f"{mantissa}e{int(exponent):+d}"  # Go drops the leading zero of a negative two-digit exponent
 
 

@@ -1,0 +1,694 @@
+"""The compile-time checks cel-go makes and celpy does not: a rule's types, checked against the schema.
+
+celpy evaluates CEL dynamically: ``[1,2].isSorted() == 1`` is simply true for it (Python's ``True == 1``),
+``self.m.exists(k, k)`` returns a string, ``duration(1)`` is a duration. The API server compiles every rule
+with cel-go's type checker first, against types declared by the schema (apiextensions-apiserver's
+``SchemaDeclType``), and refuses these as "rule compile error" before any value is seen. This module runs
+the subset of those checks that decides verdicts for rules a CRD can hold, on celpy's parse tree:
+
+- the rule must be a bool ("cel expression must evaluate to a bool");
+- operators need operands of one type: ``_==_``, ``_!=_``, ``@in``, ``_+_`` … ("found no matching overload
+  for '_==_' applied to '(bool, int)'"); ordering compares any two numbers, as Kubernetes enables
+  cross-type numeric comparisons;
+- ``&&``, ``||``, ``!``, ternary conditions and the predicates of ``all``/``exists`` need a bool, and
+  ``exists_one``/``filter`` predicates are reported as cel-go reports its expansion of them;
+- fields of an object are declared ("undefined field 'nope'"; an object that keeps unknown fields still
+  declares only its properties); list literals are homogeneous;
+- literal arguments are checked as cel-go's validators and constant folding check them: ``duration('x')``,
+  ``timestamp('x')``, ``matches('[')``, ``int('x')``.
+
+Everything the checker cannot type is ``dyn`` and passes: a missing check lets celpy evaluate (and, where it
+must, fail at evaluation), it never refuses a rule cel-go accepts. Messages are cel-go's first line, with its
+``<input>:line:column`` (its source picture is dropped: findings are one line). The differential test
+``tests/oracle/test_cel_oracle.py`` compares them with cel-go itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+Schema = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CelType:
+    """A checked type: a primitive name, ``list``/``map`` with parameters, an object with its fields, or dyn."""
+
+    name: str
+    params: tuple[CelType, ...] = ()
+    fields: Mapping[str, Schema] | None = field(default=None, compare=False, hash=False)
+    declared: str = field(default="", compare=False)
+    """An object's type name as cel-go shows it: ``selfType<N>.<path>`` (N differs per compile; tests drop it)."""
+
+    def __str__(self) -> str:
+        if self.name == "object":
+            return self.declared or "selfType"
+        if self.name == "list":
+            return f"list({self.params[0]})"
+        if self.name == "map":
+            return f"map({self.params[0]}, {self.params[1]})"
+        if self.name == "optional":
+            return f"optional_type({self.params[0]})"
+        return self.name
+
+
+DYN = CelType("dyn")
+BOOL, INT, UINT, DOUBLE = CelType("bool"), CelType("int"), CelType("uint"), CelType("double")
+STRING, BYTES, NULL = CelType("string"), CelType("bytes"), CelType("null")
+DURATION, TIMESTAMP = CelType("duration"), CelType("timestamp")
+ERROR = CelType("!error!")
+_ORDERED = frozenset(("dyn", "int", "uint", "double", "string", "bytes", "bool", "duration", "timestamp", "null",
+                      "!error!"))
+"""The type of an arithmetic expression cel-go refused: an ordering over it is refused again (a comparison for
+equality, or anything over a refused relation, is not)."""
+NUMBERS = (INT, UINT, DOUBLE)
+_PLAIN = {t.name: t for t in (BOOL, INT, UINT, DOUBLE, STRING, BYTES, NULL, DURATION, TIMESTAMP)}
+_FORMATS = {"duration": DURATION, "date-time": TIMESTAMP, "date": TIMESTAMP, "byte": BYTES}
+_CONVERSIONS = {"int": INT, "uint": UINT, "double": DOUBLE, "string": STRING, "bool": BOOL, "bytes": BYTES,
+                "duration": DURATION, "timestamp": TIMESTAMP}
+_RELATIONS = {"relation_lt": ("<", "_<_"), "relation_le": ("<=", "_<=_"), "relation_gt": (">", "_>_"),
+              "relation_ge": (">=", "_>=_"), "relation_eq": ("==", "_==_"), "relation_ne": ("!=", "_!=_"),
+              "relation_in": ("in", "@in")}
+_ARITHMETIC = {"addition_add": ("+", "_+_"), "addition_sub": ("-", "_-_"), "multiplication_mul": ("*", "_*_"),
+               "multiplication_div": ("/", "_/_"), "multiplication_mod": ("%", "_%_")}
+_MACROS = frozenset(("has", "all", "exists", "exists_one", "map", "filter", "dyn"))
+_KUBERNETES_ONLY = frozenset((
+    # declared by the API server's CEL libraries (ip, cidr, semver, strings, two-variable comprehensions,
+    # authorizer) but not evaluated here: a call to them is no compile error, whatever celpy makes of it
+    "ip", "isIP", "cidr", "isCIDR", "semver", "isSemver", "family", "isUnspecified", "isLoopback",
+    "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast", "containsIP", "containsCIDR", "prefixLength",
+    "masked", "major", "minor", "patch", "compareTo", "isLessThan", "isGreaterThan", "format", "quote",
+    "transformList", "transformMap", "transformMapEntry", "existsOne", "path", "group", "resource", "check",
+    "allowed", "reason", "errored", "error", "subresource", "namespace", "name", "serviceAccount",
+    "fieldSelector", "labelSelector", "min", "escapeKey"))
+QUANTITY = CelType("kubernetes.Quantity")
+_STRING_METHODS: dict[str, tuple[tuple[tuple[CelType, ...], ...], CelType]] = {
+    # method: (the argument lists it is declared for, its result) on a string receiver (cel-go ext.Strings v2,
+    # regex.go); ``reverse`` is not declared for strings in the CRD environment
+    "startsWith": (((STRING,),), BOOL), "endsWith": (((STRING,),), BOOL), "contains": (((STRING,),), BOOL),
+    "matches": (((STRING,),), BOOL), "lowerAscii": (((),), STRING), "upperAscii": (((),), STRING),
+    "trim": (((),), STRING), "charAt": (((INT,),), STRING), "indexOf": (((STRING,), (STRING, INT)), INT),
+    "lastIndexOf": (((STRING,), (STRING, INT)), INT), "replace": (((STRING, STRING), (STRING, STRING, INT)), STRING),
+    "split": (((STRING,), (STRING, INT)), CelType("list", (STRING,))), "substring": (((INT,), (INT, INT)), STRING),
+    "find": (((STRING,),), STRING), "findAll": (((STRING,), (STRING, INT)), CelType("list", (STRING,))),
+    "size": (((),), INT),
+}
+_QUANTITY_METHODS: dict[str, tuple[tuple[tuple[CelType, ...], ...], CelType]] = {
+    # quantity.go; ``sign`` is not declared in the CRD environment
+    "isGreaterThan": (((QUANTITY,),), BOOL), "isLessThan": (((QUANTITY,),), BOOL),
+    "compareTo": (((QUANTITY,),), INT), "isInteger": (((),), BOOL), "asInteger": (((),), INT),
+    "asApproximateFloat": (((),), DOUBLE), "add": (((QUANTITY,), (INT,)), QUANTITY),
+    "sub": (((QUANTITY,), (INT,)), QUANTITY),
+}
+_INT_TEXT = re.compile(r"[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+)")
+_DURATION_TEXT = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+|[+-]?0")
+_TIMESTAMP_TEXT = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[zZ]|[+-][0-9]{2}:[0-9]{2})")
+
+
+class CheckError(Exception):
+    """What cel-go refuses, worded as it words it (one line)."""
+
+
+def schema_type(schema: Schema, declared: str = "selfType") -> CelType:
+    """SchemaDeclType: the CEL type a structural schema node declares (``declared``: its object type name)."""
+    if schema.get("x-kubernetes-int-or-string") or schema.get("x-kubernetes-embedded-resource"):
+        return DYN
+    kind = schema.get("type")
+    if kind == "string":
+        return _FORMATS.get(str(schema.get("format", "")), STRING)
+    if kind in ("integer", "number", "boolean"):
+        return {"integer": INT, "number": DOUBLE, "boolean": BOOL}[kind]
+    if kind == "array":
+        items = schema.get("items")
+        return CelType("list", (schema_type(items, f"{declared}.@idx") if isinstance(items, dict) else DYN,))
+    if kind == "object":
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict) and not schema.get("properties"):
+            return CelType("map", (STRING, schema_type(extra, f"{declared}.@elem")))
+        props = schema.get("properties")
+        return CelType("object", fields=props if isinstance(props, dict) else {}, declared=declared)
+    return DYN
+
+
+def check(source: str, tree: Any, schema: Schema, original: str | None = None) -> None:
+    """Raise CheckError where cel-go's compiler refuses ``source`` (parsed by celpy into ``tree``).
+
+    ``original``: the rule as written, when ``source`` is our rewrite of it (:mod:`cel_syntax`): places are
+    reported in the text the user wrote."""
+    _place_tokens(source, tree)
+    checker = _Checker(source, schema_type(schema), original=original or source)
+    result = checker.type_of(tree, {})
+    if checker.errors:
+        raise CheckError("compilation failed: " + " ".join(checker.errors))
+    if checker.folding:
+        raise CheckError(checker.folding)
+    if result not in (BOOL, DYN):
+        raise CheckError("cel expression must evaluate to a bool")
+
+
+def expression_type(source: str, tree: Any, schema: Schema) -> CelType | None:
+    """The type of an expression at a schema node, or None where cel-go refuses it (for messageExpression)."""
+    _place_tokens(source, tree)
+    checker = _Checker(source, schema_type(schema))
+    result = checker.type_of(tree, {})
+    return None if checker.errors or checker.folding else result
+
+
+@dataclass
+class _Checker:
+    source: str
+    self_type: CelType
+    original: str = ""
+    errors: list[str] = field(default_factory=list)
+    folding: str = ""
+    """Constant folding's first refusal ("program instantiation failed: …"): reported after type errors."""
+
+    def report(self, offset: int, message: str) -> CelType:
+        text = self.original or self.source
+        if text != self.source:
+            offset = _original_offset(self.source, text, offset)
+        line = text.count("\n", 0, offset) + 1
+        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        self.errors.append(f"ERROR: <input>:{line}:{column}: {message}")
+        return DYN
+
+    def type_of(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        method = getattr(self, f"_{node.data}", None)
+        if method is None:
+            return DYN
+        result: CelType = method(node, scope)
+        return result
+
+    # --- structure that only passes a type through -------------------------------------------------------
+
+    def _pass(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        return self.type_of(node.children[-1], scope) if len(node.children) == 1 else DYN
+
+    _member = _primary = _paren_expr = _pass
+
+    def _expr(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        if len(node.children) == 1:
+            return self.type_of(node.children[0], scope)
+        cond, then, other = (self.type_of(c, scope) for c in node.children)
+        if (cond not in (BOOL, DYN)) or (_known(then, other) and not _same(then, other)):
+            offset = self._operator(node.children[0], node.children[1], "?")
+            return self.report(offset, f"found no matching overload for '_?_:_' applied to '({cond}, {then}, "
+                               f"{other})'")
+        return then if then != DYN else other
+
+    def _conditionalor(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        return self._logical(node, scope)
+
+    def _conditionaland(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        return self._logical(node, scope)
+
+    def _logical(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        if len(node.children) == 1:
+            return self.type_of(node.children[0], scope)
+        for child in node.children:
+            found = self.type_of(child, scope)
+            if found not in (BOOL, DYN):
+                self.report(self.position(child), f"expected type 'bool' but found '{found}'")
+        return BOOL
+
+    def _relation(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        if len(node.children) == 1:
+            return self.type_of(node.children[0], scope)
+        op_node, right_node = node.children
+        left_node = op_node.children[0]
+        left, right = self.type_of(left_node, scope), self.type_of(right_node, scope)
+        text, name = _RELATIONS[op_node.data]
+        if ERROR in (left, right):
+            other = right if left == ERROR else left
+            if name in ("_==_", "_!=_", "@in") or other.name in _ORDERED:
+                return DYN  # the refused operand may still be of a type this comparison takes
+            return self.report(self._operator(left_node, right_node, text),
+                               f"found no matching overload for '{name}' applied to '({left}, {right})'")
+        if not self._relation_ok(name, left, right):
+            return self.report(self._operator(left_node, right_node, text),
+                               f"found no matching overload for '{name}' applied to '({left}, {right})'")
+        return BOOL
+
+    def _relation_ok(self, name: str, left: CelType, right: CelType) -> bool:
+        if name == "@in":
+            if right.name == "list":
+                return not _known(left, right.params[0]) or _same(left, right.params[0])
+            if right.name == "map":
+                return not _known(left, right.params[0]) or _same(left, right.params[0])
+            return not _known(left, right) or right.name not in _PLAIN
+        if not _known(left, right):
+            return True
+        if name in ("_==_", "_!=_"):
+            return _same(left, right) or (NULL in (left, right) and _nullable(left if right == NULL else right))
+        if left in NUMBERS and right in NUMBERS:
+            return True
+        if NULL in (left, right) and _nullable(left if right == NULL else right):
+            return True  # a message type against null compiles; evaluating it finds no overload
+        return left == right and left.name in ("int", "uint", "double", "string", "bytes", "bool", "duration",
+                                               "timestamp")
+
+    def _arithmetic(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        if len(node.children) == 1:
+            return self.type_of(node.children[0], scope)
+        op_node, right_node = node.children
+        left_node = op_node.children[0]
+        left, right = self.type_of(left_node, scope), self.type_of(right_node, scope)
+        text, name = _ARITHMETIC[op_node.data]
+        if not _known(left, right):
+            other = right if left == DYN else left
+            if other in NUMBERS or (name == "_+_" and other in (STRING, BYTES)):
+                return other  # only that type's overload can match (dyn * 2 is an int)
+            return DYN
+        result = _arithmetic_result(name, left, right)
+        if result is None:
+            self.report(self._operator(left_node, right_node, text),
+                        f"found no matching overload for '{name}' applied to '({left}, {right})'")
+            return ERROR
+        return result
+
+    _addition = _multiplication = _arithmetic
+
+    def _unary(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        if len(node.children) == 1:
+            return self.type_of(node.children[0], scope)
+        op, operand = node.children
+        found = self.type_of(operand, scope)
+        if op.data == "unary_not":
+            if found not in (BOOL, DYN):
+                return self.report(_start(op), f"found no matching overload for '!_' applied to '({found})'")
+            return BOOL
+        if found not in (INT, DOUBLE, DYN):
+            return self.report(_start(op), f"found no matching overload for '-_' applied to '({found})'")
+        return found
+
+    # --- names, fields, calls ----------------------------------------------------------------------------
+
+    def _ident(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        name = str(node.children[0])
+        if name in scope:
+            return scope[name]
+        return self.self_type if name == "self" else DYN
+
+    def _member_dot(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        target_node, name_token = node.children
+        target = self.type_of(target_node, scope)
+        name = str(name_token)
+        if target.name == "object" and target.fields is not None:
+            declared = target.fields.get(name)
+            if not isinstance(declared, dict):
+                return self.report(self.source.rfind(".", 0, name_token.start_pos),
+                                   f"undefined field '{name}'")
+            return schema_type(declared, f"{target.declared}.{name}")
+        if target.name == "map":
+            return target.params[1]
+        return DYN
+
+    def _member_index(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        target = self.type_of(node.children[0], scope)
+        self.type_of(node.children[1], scope)
+        if target.name == "list":
+            return target.params[0]
+        if target.name == "map":
+            return target.params[1]
+        return DYN
+
+    def _member_dot_arg(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        target_node, name_token = node.children[0], node.children[1]
+        args = list(node.children[2].children) if len(node.children) > 2 else []
+        name = str(name_token)
+        paren = self.source.find("(", name_token.end_pos)
+        target = self.type_of(target_node, scope)
+        if name == "optSelect" and len(args) == 1:
+            return self._optional_select(target, args[0], node)
+        if name in ("all", "exists", "exists_one", "filter", "map") and args and _is_ident(args[0]):
+            return self._macro(name, target, args, scope, paren)
+        found = [self.type_of(a, scope) for a in args]
+        if target != DYN and not _declared(name):
+            return self.report(paren, f"undeclared reference to '{name}' (in container '')")
+        if name in ("matches", "find", "findAll") and args:
+            self._literal_pattern(args[0], name)
+        result = _method_result(name, target, found)
+        if result is None:
+            shown = ", ".join(str(t) for t in found)
+            return self.report(paren, f"found no matching overload for '{name}' applied to '{target}.({shown})'")
+        return result
+
+    def _optional_select(self, target: CelType, arg: Any, node: Any) -> CelType:
+        """``x.?f`` (rewritten to ``x.optSelect("f")``): an optional of the field's type; ``f`` must be declared."""
+        field_name = _string_literal(arg) or ""
+        if target.name == "optional":
+            target = target.params[0]
+        if target.name == "object" and target.fields is not None:
+            declared = target.fields.get(field_name)
+            if not isinstance(declared, dict):
+                return self.report(self.source.rfind(".", 0, node.children[1].start_pos),
+                                   f"undefined field '{field_name}'")
+            return CelType("optional", (schema_type(declared, f"{target.declared}.{field_name}"),))
+        if target.name == "map":
+            return CelType("optional", (target.params[1],))
+        return DYN
+
+    def _macro(self, name: str, target: CelType, args: list[Any], scope: dict[str, CelType],
+               paren: int) -> CelType:
+        element = target.params[0] if target.name in ("list", "map") else DYN
+        inner = {**scope, str(_ident_name(args[0])): element}
+        body = [self.type_of(a, inner) for a in args[1:]]
+        if not body:
+            return DYN
+        predicate = body[-1] if name != "map" else body[0]
+        if name in ("all", "exists") and predicate not in (BOOL, DYN):
+            self.report(self.position(args[1]), f"expected type 'bool' but found '{predicate}'")
+        elif name == "exists_one" and predicate not in (BOOL, DYN):
+            self.report(paren, f"found no matching overload for '_?_:_' applied to '({predicate}, int, int)'")
+        elif name == "filter" and predicate not in (BOOL, DYN):
+            shown = CelType("list", (element,))
+            self.report(paren, f"found no matching overload for '_?_:_' applied to '({predicate}, {shown}, "
+                        f"{shown})'")
+        if name == "map":
+            return CelType("list", (body[-1],))
+        return CelType("list", (element,)) if name == "filter" else BOOL
+
+    def _ident_arg(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        name = str(node.children[0])
+        args = list(node.children[1].children) if len(node.children) > 1 else []
+        if name == "has":
+            self._presence_test(node, args)
+            return BOOL
+        found = [self.type_of(a, scope) for a in args]
+        if not _declared(name):
+            return self.report(self.source.find("(", node.children[0].end_pos),
+                               f"undeclared reference to '{name}' (in container '')")
+        if name == "size" and len(found) == 1:
+            if found[0].name == "object":
+                return self.report(self.source.find("(", node.children[0].end_pos),
+                                   f"found no matching overload for 'size' applied to '({found[0]})'")
+            return INT
+        if name == "quantity" and len(found) == 1:
+            return QUANTITY
+        if name in ("isQuantity", "isURL"):
+            return BOOL
+        if name == "dyn":
+            return DYN
+        if name in _CONVERSIONS and len(args) == 1:
+            self._literal_conversion(name, args[0], found[0])
+            return _CONVERSIONS[name]
+        return DYN
+
+    def _presence_test(self, node: Any, args: list[Any]) -> None:
+        """``has(x.f)``: ``f`` must be a declared field when ``x`` is an object (reported at the call)."""
+        select = args[0] if args else None
+        while hasattr(select, "children") and len(select.children) == 1 and select.data != "member_dot":
+            select = select.children[0]
+        if getattr(select, "data", "") != "member_dot":
+            return
+        target = self.type_of(select.children[0], {})
+        name = str(select.children[1])
+        if target.name == "object" and target.fields is not None and not isinstance(target.fields.get(name), dict):
+            self.report(self.source.find("(", node.children[0].end_pos), f"undefined field '{name}'")
+
+    def _literal_conversion(self, name: str, arg: Any, found: CelType) -> None:
+        text = _string_literal(arg)
+        if name in ("duration", "timestamp"):
+            valid = {"duration": _DURATION_TEXT, "timestamp": _TIMESTAMP_TEXT}[name]
+            if (text is not None and not valid.fullmatch(text)) or (name == "duration" and found in (INT, DOUBLE)):
+                self.report(_start(arg), f"invalid {name} argument")
+        elif name in ("int", "uint", "double") and text is not None and not self.folding:
+            if not _converts(name, text):
+                self.folding = f"program instantiation failed: type conversion error from 'string' to '{name}'"
+
+    def _literal_pattern(self, arg: Any, name: str = "matches") -> None:
+        """A constant regex is compiled before evaluation: ``matches`` by the checker, ``find``/``findAll``
+        when the program is built (regex.go), each with its own words."""
+        text = _string_literal(arg)
+        if text is None:
+            return
+        error = regexp_error(text)
+        if error is None:
+            return
+        if name == "matches":
+            self.report(_start(arg), "invalid matches argument")
+        elif not self.folding:
+            self.folding = f"program instantiation failed: {error}"
+
+    # --- literals ------------------------------------------------------------------------------------------
+
+    def _literal(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        token = node.children[0]
+        return {"INT_LIT": INT, "UINT_LIT": UINT, "FLOAT_LIT": DOUBLE, "STRING_LIT": STRING,
+                "MLSTRING_LIT": STRING, "BYTES_LIT": BYTES, "BOOL_LIT": BOOL, "NULL_LIT": NULL}.get(token.type, DYN)
+
+    def _map_lit(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        entries = list(node.children[0].children) if node.children else []
+        keys = [self.type_of(e, scope) for e in entries[0::2]]
+        values = [self.type_of(e, scope) for e in entries[1::2]]
+        key = keys[0] if keys and all(k == keys[0] for k in keys) else DYN
+        value = values[0] if values and all(v == values[0] for v in values) else DYN
+        return CelType("map", (key, value))
+
+    def _list_lit(self, node: Any, scope: dict[str, CelType]) -> CelType:
+        items = list(node.children[0].children) if node.children else []
+        first: CelType = DYN
+        for item in items:
+            found = self.type_of(item, scope)
+            if first == DYN:
+                first = found
+            elif _known(first, found) and not _same(first, found):
+                self.report(self.position(item), f"expected type '{first}' but found '{found}'")
+        return CelType("list", (first,))
+
+    def position(self, node: Any) -> int:
+        """Where cel-go places a node: a selection at its dot, an index at ``[``, a call at ``(``, an operator
+        at its symbol, a literal or name at its start (parentheses are not nodes of their own)."""
+        while hasattr(node, "children") and len(node.children) == 1 and node.data not in (
+                "ident", "literal", "list_lit", "map_lit", "ident_arg"):
+            node = node.children[0]
+        kind = getattr(node, "data", "")
+        children = getattr(node, "children", [])
+        if kind == "member_dot":
+            return self.source.rfind(".", 0, children[1].start_pos)
+        if kind == "member_index":
+            return self.source.find("[", _end(children[0]))
+        if kind == "member_dot_arg":
+            return self.source.find("(", children[1].end_pos)
+        if kind == "ident_arg":
+            return self.source.find("(", children[0].end_pos)
+        if kind in ("relation", "addition", "multiplication") and len(children) == 2:
+            op_node = children[0]
+            text = (_RELATIONS.get(op_node.data) or _ARITHMETIC.get(op_node.data) or ("", ""))[0]
+            return self._operator(op_node.children[0], children[1], text)
+        if kind in ("conditionalor", "conditionaland") and len(children) == 2:
+            return self._operator(children[0], children[1], "||" if kind == "conditionalor" else "&&")
+        if kind == "expr" and len(children) == 3:
+            return self._operator(children[0], children[1], "?")
+        return _start(node)
+
+    def _operator(self, left: Any, right: Any, text: str) -> int:
+        """Where an operator stands: the first ``text`` after the left operand (celpy keeps no token for it)."""
+        at = self.source.find(text, _end(left), _start(right))
+        return at if at >= 0 else _start(right)
+
+
+_PERL_ONLY = re.compile(r"\(\?(?:=|!|<=|<!|P=|>)|\\[1-9]")
+_GO_REGEXP_ERRORS = (
+    # Python's words for a broken pattern → Go regexp/syntax's, with what Go quotes after them
+    ("unterminated character set", "missing closing ]", lambda p, at: p[p.rfind("[", 0, at + 1):]),
+    ("missing ), unterminated subpattern", "missing closing )", lambda p, at: p),
+    ("unbalanced parenthesis", "unexpected )", lambda p, at: p),
+    ("nothing to repeat", "missing argument to repetition operator", lambda p, at: p[at:at + 1]),
+)
+
+
+def regexp_error(pattern: str) -> str | None:
+    """Go's ``regexp.Compile`` error for an RE2 pattern ("error parsing regexp: missing closing ]: `[`"),
+    or None when it compiles. Perl-only syntax (lookaround, backreferences) is refused as RE2 refuses it."""
+    from kubectl_testbench.validate.schema import re2_to_python
+
+    perl = _PERL_ONLY.search(pattern)
+    if perl is not None:
+        return f"error parsing regexp: invalid or unsupported Perl syntax: `{perl.group(0)}`"
+    try:
+        re.compile(re2_to_python(pattern))
+    except re.error as err:
+        for python, go, quoted in _GO_REGEXP_ERRORS:
+            if str(err.msg).startswith(python):
+                return f"error parsing regexp: {go}: `{quoted(pattern, err.pos or 0)}`"
+        return f"error parsing regexp: {err.msg}: `{pattern}`"
+    return None
+
+
+def _method_result(name: str, target: CelType, found: list[CelType]) -> CelType | None:
+    """A method call's result type; None where cel-go has no overload for this receiver and these arguments.
+
+    Only receivers whose methods are all known are judged (strings, lists, quantities, objects); the rest
+    are dyn and left to evaluation."""
+    table = _STRING_METHODS if target == STRING else _QUANTITY_METHODS if target == QUANTITY else None
+    if table is not None:
+        if name not in table:
+            return None
+        signatures, result = table[name]
+        if DYN in found or any(len(sig) == len(found) and all(_same(a, b) for a, b in zip(sig, found, strict=True))
+                                for sig in signatures):
+            return result
+        return None
+    if target.name == "list":
+        element = target.params[0]
+        if name in ("sum", "min", "listMin", "max") and not found:
+            return element
+        if name == "isSorted" and not found:
+            return BOOL
+        if name in ("indexOf", "lastIndexOf") and len(found) == 1:
+            return INT if _same(element, found[0]) else None
+        if name == "join":
+            return STRING
+        if name == "size" and not found:
+            return INT
+        return DYN
+    if target.name == "optional":
+        inner = target.params[0]
+        if name in ("hasValue",):
+            return BOOL
+        if name == "value":
+            return inner
+        if name == "orValue" and len(found) == 1:
+            return inner if _same(inner, found[0]) else None
+        return DYN
+    if target.name == "object" and name == "size":
+        return None
+    return INT if name == "size" and not found and target.name == "map" else DYN
+
+
+def _declared(name: str) -> bool:
+    """Is ``name`` a function cel-go knows in the API server's environment (celpy's, ours or Kubernetes')?"""
+    from celpy.evaluation import base_functions
+
+    from kubectl_testbench.validate.cel_library import functions
+
+    return name in _MACROS or name in _KUBERNETES_ONLY or name in base_functions or name in functions()
+
+
+def _arithmetic_result(name: str, left: CelType, right: CelType) -> CelType | None:
+    if left == right and left in NUMBERS:
+        return left
+    if name == "_+_" and left == right and left.name in ("string", "bytes", "list"):
+        return left
+    if name == "_+_" and left.name == "list" and right.name == "list":
+        return left if _same(left, right) else None
+    if name in ("_+_", "_-_") and {left, right} <= {DURATION, TIMESTAMP}:
+        return TIMESTAMP if TIMESTAMP in (left, right) and left != right else (
+            DURATION if left == right else None)
+    return None
+
+
+def _known(*types: CelType) -> bool:
+    return all(t != DYN for t in types)
+
+
+def _same(a: CelType, b: CelType) -> bool:
+    """Assignable in both directions for ``==``: equal, or equal once dyn parameters are ignored."""
+    if DYN in (a, b):
+        return True
+    if a.name != b.name:
+        return False
+    if a.name == "object":
+        return True  # declared object types are named by their path; left to evaluation
+    return all(_same(x, y) for x, y in zip(a.params, b.params, strict=True))
+
+
+def _nullable(other: CelType) -> bool:
+    """What ``== null`` compiles against: the well-known message types and objects, not strings or numbers."""
+    return other.name in ("duration", "timestamp", "object", "null")
+
+
+def _converts(name: str, text: str) -> bool:
+    if name in ("int", "uint"):
+        return bool(_INT_TEXT.fullmatch(text)) and not (name == "uint" and text.startswith("-"))
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _string_literal(node: Any) -> str | None:
+    """The value of a plain string literal argument (no raw, bytes or escapes), else None."""
+    for token in _tokens(node):
+        if token.type != "STRING_LIT" or token.value[0] not in "'\"" or "\\" in token.value:
+            return None
+        return str(token.value[1:-1])
+    return None
+
+
+def _tokens(node: Any) -> Iterator[Any]:
+    """The tokens of a node that is a single literal, through the chain of one-child rules above it."""
+    while hasattr(node, "children") and len(node.children) == 1:
+        node = node.children[0]
+    if not hasattr(node, "children"):
+        yield node
+
+
+def _is_ident(node: Any) -> bool:
+    return _ident_name(node) is not None
+
+
+def _ident_name(node: Any) -> str | None:
+    while hasattr(node, "children") and len(node.children) == 1 and node.data != "ident":
+        node = node.children[0]
+    if getattr(node, "data", None) == "ident":
+        return str(node.children[0])
+    return None
+
+
+def _original_offset(rewritten: str, original: str, offset: int) -> int:
+    """Where an offset of the rewritten rule falls in the rule as written (inserted text maps to the place of
+    what it replaced: ``x.optSelect("f")`` points back at ``x.?f``)."""
+    import difflib
+
+    matcher = difflib.SequenceMatcher(None, rewritten, original, autojunk=False)
+    for tag, r1, r2, o1, _ in matcher.get_opcodes():
+        if r1 <= offset < r2 or (offset == r2 and tag == "equal" and r2 == len(rewritten)):
+            return o1 + (offset - r1 if tag == "equal" else 0)
+    return len(original)
+
+
+def _place_tokens(source: str, tree: Any) -> None:
+    """Give position-less tokens their place: celpy rebuilds ``true``/``false``/``null`` tokens without one.
+
+    Tokens come in source order, so each is looked for after the end of the one before it."""
+    cursor = 0
+    for token in _leaves(tree):
+        if getattr(token, "start_pos", None) is None:
+            found = source.find(str(token), cursor)
+            token.start_pos = found if found >= 0 else cursor
+            token.end_pos = token.start_pos + len(str(token))
+        cursor = int(token.end_pos)
+
+
+def _start(node: Any) -> int:
+    """Where a node's text starts: its first token, or its own recorded place when it has no token (``{}``)."""
+    first = next(iter(_leaves(node)), None)
+    if first is not None:
+        return int(first.start_pos)
+    meta = getattr(node, "meta", None)
+    return int(getattr(meta, "start_pos", 0) or 0)
+
+
+def _end(node: Any) -> int:
+    meta = getattr(node, "meta", None)
+    recorded = getattr(meta, "end_pos", None) if meta is not None and not meta.empty else None
+    last = None
+    for last in _leaves(node):
+        pass
+    ends = [int(p) for p in (recorded, getattr(last, "end_pos", None)) if p is not None]
+    return max(ends) if ends else 0
+
+
+def _leaves(node: Any) -> Iterator[Any]:
+    if not hasattr(node, "children"):
+        yield node
+        return
+    for child in node.children:
+        yield from _leaves(child)
