@@ -26,7 +26,7 @@ must, fail at evaluation), it never refuses a rule cel-go accepts. Messages are 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -400,7 +400,9 @@ class _Checker:
 
     def _presence_test(self, node: Any, args: list[Any]) -> None:
         """``has(x.f)``: ``f`` must be a declared field when ``x`` is an object (reported at the call)."""
-        select = args[0] if args else None
+        if not args:
+            return
+        select: Any = args[0]
         while hasattr(select, "children") and len(select.children) == 1 and select.data != "member_dot":
             select = select.children[0]
         if getattr(select, "data", "") != "member_dot":
@@ -416,9 +418,8 @@ class _Checker:
             valid = {"duration": _DURATION_TEXT, "timestamp": _TIMESTAMP_TEXT}[name]
             if (text is not None and not valid.fullmatch(text)) or (name == "duration" and found in (INT, DOUBLE)):
                 self.report(_start(arg), f"invalid {name} argument")
-        elif name in ("int", "uint", "double") and text is not None and not self.folding:
-            if not _converts(name, text):
-                self.folding = f"program instantiation failed: type conversion error from 'string' to '{name}'"
+        elif name in ("int", "uint", "double") and text is not None and not self.folding and not _converts(name, text):
+            self.folding = f"program instantiation failed: type conversion error from 'string' to '{name}'"
 
     def _literal_pattern(self, arg: Any, name: str = "matches") -> None:
         """A constant regex is compiled before evaluation: ``matches`` by the checker, ``find``/``findAll``
@@ -493,7 +494,8 @@ class _Checker:
 
 
 _PERL_ONLY = re.compile(r"\(\?(?:=|!|<=|<!|P=|>)|\\[1-9]")
-_GO_REGEXP_ERRORS = (
+_Quote = Callable[[str, int], str]
+_GO_REGEXP_ERRORS: tuple[tuple[str, str, _Quote], ...] = (
     # Python's words for a broken pattern → Go regexp/syntax's, with what Go quotes after them
     ("unterminated character set", "missing closing ]", lambda p, at: p[p.rfind("[", 0, at + 1):]),
     ("missing ), unterminated subpattern", "missing closing )", lambda p, at: p),
@@ -680,8 +682,8 @@ def _end(node: Any) -> int:
     meta = getattr(node, "meta", None)
     recorded = getattr(meta, "end_pos", None) if meta is not None and not meta.empty else None
     last = None
-    for last in _leaves(node):
-        pass
+    for leaf in _leaves(node):
+        last = leaf
     ends = [int(p) for p in (recorded, getattr(last, "end_pos", None)) if p is not None]
     return max(ends) if ends else 0
 

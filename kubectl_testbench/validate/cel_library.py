@@ -6,8 +6,9 @@ quantity.go (quantity, isQuantity, comparisons, arithmetic), format.go (format.<
 <Format>.validate); cel-go's ext.Strings (charAt, indexOf, lastIndexOf, lowerAscii, upperAscii, replace,
 split, substring, trim, join, reverse) and its optional types (``.?field``, ``[?index]``, optional.of/none,
 hasValue, value, orValue, or); and the core semantics where celpy differs from cel-go (heterogeneous
-equality, cross-type numeric ordering, ``timestamp(int)``). Errors are returned as celpy ``CELEvalError`` values with the messages
-cel-go gives, never raised Python exceptions, so a failing call reads like the API server's.
+equality, cross-type numeric ordering, division by zero, list bounds, conversions, ``&&``/``||`` over errors,
+``timestamp(int)``). Errors are returned as celpy ``CELEvalError`` values with the messages cel-go gives,
+never raised Python exceptions, so a failing call reads like the API server's.
 """
 
 from __future__ import annotations
@@ -600,6 +601,7 @@ def cel_equal(left: Any, right: Any) -> bool:
     if isinstance(left, ct.MapType) and isinstance(right, ct.MapType):
         return len(left) == len(right) and all(
             any(cel_equal(k, j) and cel_equal(v, right[j]) for j in right) for k, v in left.items())
+    left, right = getattr(left, "cel_type", left), getattr(right, "cel_type", right)
     if _kind(left) != _kind(right):
         return False
     return bool(left == right)
@@ -673,27 +675,37 @@ _CONVERTED = {"int": "int", "uint": "uint", "double": "double", "duration": "goo
               "timestamp": "google.protobuf.Timestamp"}
 
 
-def _converting(name: str) -> Any:
-    """A conversion that fails on a string as cel-go's does ("type conversion error from 'string' to 'int'");
-    celpy reports its own Python error (often "integer overflow")."""
-    from celpy.evaluation import base_functions
+class _Conversion:
+    """A conversion that fails on a string as cel-go's does ("type conversion error from 'string' to 'int'";
+    celpy says "integer overflow"). It stands for its type too: ``type(x) == int`` compares with it, so it
+    equals (and hashes as) the celpy type it wraps."""
 
-    base = _timestamp if name == "timestamp" else base_functions[name]
+    def __init__(self, name: str) -> None:
+        from celpy.evaluation import base_functions
 
-    def convert(value: Any) -> Any:
+        self.name = name
+        self.cel_type = base_functions[name]
+        self.convert = _timestamp if name == "timestamp" else self.cel_type
+
+    def __call__(self, value: Any) -> Any:
         if isinstance(value, CELEvalError):
             return value
-        if name == "duration" and isinstance(value, str) and value.lstrip("+-") == "0":
+        if self.name == "duration" and isinstance(value, str) and value.lstrip("+-") == "0":
             return ct.DurationType(0)  # Go's time.ParseDuration reads a bare zero; celpy does not
         try:
-            result = base(value)
+            result = self.convert(value)
         except (ValueError, TypeError, OverflowError, ArithmeticError):
             result = _err("")
         if isinstance(result, CELEvalError) and isinstance(value, str):
-            return _err(f"type conversion error from 'string' to '{_CONVERTED[name]}'")
+            return _err(f"type conversion error from 'string' to '{_CONVERTED[self.name]}'")
         return result
-    convert.__name__ = name
-    return convert
+
+    def __eq__(self, other: object) -> bool:
+        return other is self or other is self.cel_type or (
+            isinstance(other, _Conversion) and other.cel_type is self.cel_type)
+
+    def __hash__(self) -> int:
+        return hash(self.cel_type)
 
 
 def _logical(name: str) -> Any:
@@ -736,7 +748,7 @@ def _timestamp(value: Any) -> Any:
         import datetime
 
         try:
-            moment = datetime.datetime.fromtimestamp(int(value), tz=datetime.timezone.utc)
+            moment = datetime.datetime.fromtimestamp(int(value), tz=datetime.UTC)
         except (OverflowError, OSError, ValueError):
             return _err("timestamp overflow")
         return ct.TimestampType(moment)
@@ -753,7 +765,7 @@ def functions() -> dict[str, Any]:
         "_<=_": _ordering("_<=_", operator.le), "_>_": _ordering("_>_", operator.gt),
         "_>=_": _ordering("_>=_", operator.ge), "_&&_": _logical("_&&_"), "_||_": _logical("_||_"),
         "_[_]": _index,
-        **{name: _converting(name) for name in _CONVERTED},
+        **{name: _Conversion(name) for name in _CONVERTED},
         "_/_": _dividing("_/_", "division by zero"), "_%_": _dividing("_%_", "modulus by zero"),
         # optionals (``optional.x(`` and ``.?`` are rewritten to these names before parsing: cel_syntax)
         "optionalOf": optional_of, "optionalNone": optional_none,

@@ -111,7 +111,7 @@ def test_validate_mode_changes_no_item(tmp_path: Path) -> None:
     assert code == 1
     assert out["items"] == [NAMESPACE, EXPERIMENT, broken]
     assert out["results"] == [
-        {"message": 'Invalid value: "object": exactly one of s3, url, or inline must be set '
+        {"message": 'Invalid value: exactly one of s3, url, or inline must be set '
                     "(hint: found url and inline: keep one)",
          "severity": "error",
          "resourceRef": {"apiVersion": "testbench.agentic-layer.ai/v1alpha1", "kind": "Experiment",
@@ -122,7 +122,7 @@ def test_validate_mode_changes_no_item(tmp_path: Path) -> None:
         {"message": "validated 1 of 2 Experiments", "severity": "info", "tags": {"rule": "krm/summary"}},
     ]
     assert err == ("exps/docs.yaml: error[cel/dataset-exactly-one] Experiment knowledge/docs-rag spec.dataset: "
-                   'Invalid value: "object": exactly one of s3, url, or inline must be set '
+                   'Invalid value: exactly one of s3, url, or inline must be set '
                    "(hint: found url and inline: keep one)\n")
 
 

@@ -177,7 +177,7 @@ def test_a_defaults_file_gateway_silences_no_gateway() -> None:
 def test_cel_hint_names_the_sources_found() -> None:
     both = VALID.replace("  dataset:\n", "  dataset:\n    url: http://x/a.json\n")
     assert rows(run(both)) == [("cel/dataset-exactly-one", "error", 9, 3, "spec.dataset",
-                                'Invalid value: "object": exactly one of s3, url, or inline must be set',
+                                'Invalid value: exactly one of s3, url, or inline must be set',
                                 "found url and inline: keep one", OBJ)]
 
 

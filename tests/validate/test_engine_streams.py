@@ -159,9 +159,9 @@ def test_run_cel_reports_failures_errors_and_refused_rules() -> None:
         {"rule": "self > 0", "reason": "FieldValueForbidden", "message": "positive"}]}
     run_cel([CelTarget(("spec",), {"n": 0}, obj), CelTarget(("spec", "k"), -1, number)], add, refused={})
     assert found == [
-        ("cel/rule", ("spec",), 'Invalid value: "object": n must be over 1', ""),
+        ("cel/rule", ("spec",), 'Invalid value: n must be over 1', ""),
         ("cel/error", ("spec",),
-         'Invalid value: "object": modulus or divide by zero evaluating rule: 1 / self.n > 0', ""),
+         'Invalid value: "object": division by zero evaluating rule: 1 / self.n > 0', ""),
         ("cel/rule", ("spec", "k"), "Forbidden: positive", "")]
 
     class Refusal:
@@ -171,6 +171,6 @@ def test_run_cel_reports_failures_errors_and_refused_rules() -> None:
     found.clear()
     run_cel([CelTarget(("spec",), {"n": 0}, obj)], add, refused={(("spec",), 1): Refusal()})
     assert found == [
-        ("cel/rule", ("spec",), 'Invalid value: "object": n must be over 1', ""),
+        ("cel/rule", ("spec",), 'Invalid value: n must be over 1', ""),
         ("cel/cost", ("spec",), "the API server refuses this CRD: spec.x: too costly",
          "the rule was not evaluated; bound the lists and strings it iterates over")]
