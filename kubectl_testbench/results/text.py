@@ -11,7 +11,6 @@ import json
 import math
 from collections.abc import Sequence
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from kubectl_testbench.safe_text import escape_controls, json_log_safe
 from kubectl_testbench.words import plural as plural  # the formats call it t.plural
@@ -102,13 +101,3 @@ def code(text: str) -> str:
     flat = escape_controls(" ".join(text.split()))
     fence = "``" if "`" in flat else "`"
     return f"{fence}{flat}{fence}" if fence == "`" else f"{fence} {flat} {fence}"
-
-
-def xml_attr(text: str) -> str:
-    """An XML attribute holding user text: control characters escaped visibly (XML 1.0 cannot carry them)."""
-    return quoteattr(escape_controls(text))
-
-
-def xml_text(text: str) -> str:
-    """XML element text holding user text, on one line, control characters escaped visibly."""
-    return escape(escape_controls(text))

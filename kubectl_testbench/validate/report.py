@@ -24,7 +24,6 @@ from kubectl_testbench.safe_text import (
     escape_controls,
     escape_unprintable,
     json_log_safe,
-    xml_log_safe,
 )
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, Severity
 from kubectl_testbench.validate.rules import RuleInfo
@@ -504,39 +503,33 @@ def junit_report(diagnostics: list[Diagnostic], checked: list[tuple[str, str, in
     carries ``file`` and ``line`` attributes for viewers that link findings to source: attribute values keep
     ``##[`` as data (written ``##&#91;`` by :func:`xml_log_safe`), element text is the log lines of ``-o text``.
     """
-    from xml.sax.saxutils import escape, quoteattr
-
+    from kubectl_testbench import junit
     from kubectl_testbench.validate.engine import FATAL_RULES
-
-    def attr(text: str) -> str:
-        return quoteattr(escape_unprintable(text))
 
     by_object: dict[tuple[str, str], list[Diagnostic]] = {}
     for d in diagnostics:
         by_object.setdefault((d.file, d.object), []).append(d)
     lines_of = {(f, name): line for f, name, line in checked}
     entries = list(dict.fromkeys([(f, name) for f, name, _ in checked] + list(by_object)))
-    files: dict[str, list[str]] = {}
+    files: dict[str, list[junit.Case]] = {}
     totals: dict[str, list[int]] = {}
     for file, name in entries:
         rel = _relative(file, root)
         found = [d for d in by_object.get((file, name), []) if d.severity is not Severity.INFO]
         failing = [d for d in found if d.severity is Severity.ERROR or strict]
         fatal = [d for d in failing if d.rule in FATAL_RULES]
-        log = escape("\n".join(text_line(d).rstrip("\n") for d in found))
+        log = "\n".join(text_line(d).rstrip("\n") for d in found)
+        outcome = None
         if fatal:
-            body = f"<error message={attr(fatal[0].message)} type={quoteattr(fatal[0].rule)}>{log}</error>"
+            outcome = junit.Outcome("error", [("message", fatal[0].message), ("type", fatal[0].rule)], log)
         elif failing:
-            body = f"<failure message={attr(failing[0].message)} type={quoteattr(failing[0].rule)}>{log}</failure>"
+            outcome = junit.Outcome("failure", [("message", failing[0].message), ("type", failing[0].rule)], log)
         elif found:
-            body = f"<system-out>{log}</system-out>"
-        else:
-            body = ""
+            outcome = junit.Outcome("system-out", text=log)
         line = lines_of.get((file, name)) or next((d.line for d in found if d.line), 0)
-        attrs = (f"classname={attr(rel)} name={attr(name or rel)} file={attr(rel)}"
-                 + (f' line="{line}"' if line else "") + ' time="0"')
-        files.setdefault(rel, []).append(f"    <testcase {attrs}>{body}</testcase>" if body
-                                         else f"    <testcase {attrs}/>")
+        attributes = [("classname", rel), ("name", name or rel), ("file", rel), *([("line", line)] if line else []),
+                      ("time", 0)]
+        files.setdefault(rel, []).append(junit.Case(attributes, outcome))
         tally = totals.setdefault(rel, [0, 0, 0])
         tally[0] += 1
         tally[1] += bool(failing and not fatal)
@@ -544,15 +537,13 @@ def junit_report(diagnostics: list[Diagnostic], checked: list[tuple[str, str, in
     suites = []
     for rel, cases in files.items():
         tests, failures, errors = totals[rel]
-        suites.append(f"  <testsuite name={attr(rel)} tests=\"{tests}\" failures=\"{failures}\" "
-                      f"errors=\"{errors}\" skipped=\"0\" time=\"0\" file={attr(rel)}>\n"
-                      + "\n".join(cases) + "\n  </testsuite>\n")
+        suites.append(junit.Suite([("name", rel), ("tests", tests), ("failures", failures), ("errors", errors),
+                                   ("skipped", 0), ("time", 0), ("file", rel)], cases))
     tests = sum(t[0] for t in totals.values())
     failures = sum(t[1] for t in totals.values())
     errors = sum(t[2] for t in totals.values())
-    return xml_log_safe('<?xml version="1.0" encoding="UTF-8"?>\n'
-                        f'<testsuites name="kubectl-testbench validate" tests="{tests}" failures="{failures}" '
-                        f'errors="{errors}" skipped="0" time="0">\n' + "".join(suites) + "</testsuites>\n")
+    return junit.document([("name", "kubectl-testbench validate"), ("tests", tests), ("failures", failures),
+                           ("errors", errors), ("skipped", 0), ("time", 0)], suites)
 
 
 # --- fixes -------------------------------------------------------------------------------------------------
