@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from kubectl_testbench.safe_text import escape_controls, json_log_safe
+from kubectl_testbench.safe_text import escape_controls, json_log_safe, markdown_text
 from kubectl_testbench.words import plural as plural  # the formats call it t.plural
 
 DASH = "-"
@@ -92,8 +92,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence
 
 def md(text: str, width: int | None = None) -> str:
     """A markdown table cell: one line, pipes and HTML escaped (inputs are user text in a PR comment)."""
-    flat = clip(text, width) if width else escape_controls(" ".join(text.split()))
-    return flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    return markdown_text(clip(text, width) if width else " ".join(text.split()))
 
 
 def code(text: str) -> str:

@@ -24,6 +24,7 @@ from kubectl_testbench.safe_text import (
     escape_controls,
     escape_unprintable,
     json_log_safe,
+    markdown_text,
 )
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, Severity
 from kubectl_testbench.validate.rules import RuleInfo
@@ -237,15 +238,9 @@ def github_report(diagnostics: list[Diagnostic], root: str | None = None) -> str
 _SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
-def _md(text: str) -> str:
-    from xml.sax.saxutils import escape
-
-    return str(escape(escape_controls(text))).replace("|", "\\|")
-
-
 def step_summary(diagnostics: list[Diagnostic], counts: Counts, root: str | None = None) -> str:
     """Markdown for ``$GITHUB_STEP_SUMMARY``: the totals and every finding, within GitHub's 1 MiB per step."""
-    head = f"### kubectl-testbench validate\n\n{_md(counts.summary())}\n"
+    head = f"### kubectl-testbench validate\n\n{markdown_text(counts.summary())}\n"
     if not diagnostics:
         return head
     out = [head, "\n| severity | rule | location | field | message |\n|---|---|---|---|---|\n"]
@@ -253,7 +248,8 @@ def step_summary(diagnostics: list[Diagnostic], counts: Counts, root: str | None
     for i, d in enumerate(sorted(diagnostics, key=lambda d: (_SEVERITY_RANK[d.severity], d.sort_key()))):
         where = _relative(d.file, root) + (f":{d.line}:{d.col}" if d.line else "") if d.file != "-" else "stdin"
         message = d.message + (f" (hint: {d.hint})" if d.hint else "")
-        row = f"| {d.severity.value} | `{d.rule}` | {_md(where)} | {_md(d.path)} | {_md(message)} |\n"
+        row = (f"| {d.severity.value} | `{d.rule}` | {markdown_text(where)} | {markdown_text(d.path)} "
+               f"| {markdown_text(message)} |\n")
         if size + len(row.encode()) > GITHUB_SUMMARY_MAX - 200:
             out.append(f"\n{plural(len(diagnostics) - i, 'more finding')} left out (a step summary holds 1 MiB); "
                        "see the log.\n")
