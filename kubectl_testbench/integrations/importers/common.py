@@ -455,17 +455,12 @@ def expand_inputs(paths: Iterable[str], patterns: Sequence[str], what: str) -> l
 
 
 def _scan(directory: str, patterns: Sequence[str]) -> Iterator[str]:
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError as err:
-        raise ImportInputError(directory, err.strerror or str(err)) from None
-    for entry in entries:
-        if entry.name.startswith("."):
-            continue
-        if entry.is_dir(follow_symlinks=False):
-            yield from _scan(entry.path, patterns)
-        elif entry.is_file() and any(fnmatch.fnmatchcase(entry.name, p) for p in patterns):
-            yield entry.path
+    from kubectl_testbench.load.sources import scan_tree
+
+    for path, err in scan_tree(directory, lambda name: any(fnmatch.fnmatchcase(name, p) for p in patterns)):
+        if err is not None:
+            raise ImportInputError(path, err.strerror or str(err))
+        yield path
 
 
 def read_input_bytes(path: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
