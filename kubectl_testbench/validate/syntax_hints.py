@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from kubectl_testbench.load.lines import indent_width
 from kubectl_testbench.load.positions import Mark
+from kubectl_testbench.words import plural
 
 _KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?([^\s#'\"\-?:][^:#]*?|'[^']*'|\"[^\"]*\"):(?:\s|$)")
 _NO_SPACE_AFTER_COLON = re.compile(r"^\s*(?:-\s+)?([A-Za-z_][\w.-]*):([^\s/:].*)$")
@@ -83,7 +84,7 @@ def _content_column(text: str) -> int:
 
 
 def _spaces(n: int) -> str:
-    return f"{n} space{'' if n == 1 else 's'}"
+    return plural(n, "space")
 
 
 def _key_of(text: str) -> str:

@@ -19,6 +19,7 @@ from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Mark, PathSegment, PosDict, PosList, field_path
 from kubectl_testbench.model.constants import API_VERSION, KIND
 from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES, PHASE_PACKAGE, UNSCORABLE
+from kubectl_testbench.words import plural
 
 STDIN = "-"
 ANNOTATION_PREFIX = "import.testbench.agentic-layer.ai"
@@ -341,7 +342,7 @@ def never_scores(name: str) -> str | None:
 
 def dropped_message(metric: str, steps: int) -> str:
     """The warning for a metric left out because it would never score (once per metric, at its first step)."""
-    return (f"{metric} is not carried over ({steps} step{'s' if steps > 1 else ''}, the first here): "
+    return (f"{metric} is not carried over ({plural(steps, 'step')}, the first here): "
             f"{PHASE_PACKAGE} cannot score it (kubectl testbench explain metrics says why and lists those that do)")
 
 
