@@ -6,12 +6,12 @@ encoding/json, k8s.io/apimachinery's NewYAMLOrJSONDecoder), not as YAML: surroga
 them, and several objects may follow each other with or without newlines. Duplicate fields are kept (the
 last wins) and reported, as the API server's strict decoding reports them.
 
-Reading is two-speed, as DESIGN.md section 9 asks: ``read_fast`` decodes with the C JSON decoder and
-gives plain values without positions; the validator uses it first and re-reads with ``read_stream``
-(positions for every node) only when there is something to report. In ``read_stream`` one compiled
-regular expression finds the tokens; values are built with an explicit stack (no recursion,
-so hostile nesting stops at the depth limit), strings without escapes are sliced, others go through the C
-JSON decoder, and positions come from the line index (load/lines.py: lines end at LF).
+Reading is two-speed, because most files have nothing to report and positions cost a node-by-node reading in
+Python: ``read_fast`` decodes with the C JSON decoder and gives plain values without positions; the validator
+uses it first and re-reads with ``read_stream`` (positions for every node) only when there is something to
+report. In ``read_stream`` one compiled regular expression finds the tokens; values are built with an explicit
+stack (no recursion, so hostile nesting stops at the depth limit), strings without escapes are sliced, others go
+through the C JSON decoder, and positions come from the line index (load/lines.py: lines end at LF).
 """
 
 from __future__ import annotations
