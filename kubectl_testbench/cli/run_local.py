@@ -63,7 +63,9 @@ def _load_values(paths: Sequence[str]) -> list[dict[str, Any]]:
 
 
 def _container_runtime() -> str:
-    for name in ("docker", "podman"):
+    from kubectl_testbench.runlocal.execute import RUNTIMES
+
+    for name in RUNTIMES:
         found = shutil.which(name)
         if found:
             return found

@@ -310,9 +310,6 @@ class _Container:
     keys: set[str] = field(default_factory=set)
 
 
-_PUNCT = "{}[],:"
-
-
 def _json_start(text: str) -> int:
     return len(text) - len(text.lstrip())
 

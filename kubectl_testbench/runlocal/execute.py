@@ -27,6 +27,7 @@ IMAGE_ENV = {"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 """What the phase image's Dockerfile sets for every phase (Dockerfile@84cbca3:22-23)."""
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 RUNTIMES = ("docker", "podman")
+"""The container runtimes ``--runtime container`` looks for on PATH, in this order."""
 
 Line = Callable[[str], None]
 

@@ -34,7 +34,6 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 INFORMATION_URI = "https://github.com/agentic-layer/kubectl-testbench"
 GITHUB_MAX_PER_SEVERITY = 10
 """GitHub keeps at most 10 error, 10 warning and 10 notice annotations per step (and 50 per job)."""
-GITHUB_MAX_PER_JOB = 50
 GITHUB_TITLE_MAX = 255
 GITHUB_MESSAGE_MAX = 4000
 GITHUB_SUMMARY_MAX = 1024 * 1024
