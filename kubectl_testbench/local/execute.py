@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kubectl_testbench import layout
-from kubectl_testbench.runlocal.steps import PHASE_ENTRYPOINT, LocalStep
+from kubectl_testbench.local.steps import PHASE_ENTRYPOINT, LocalStep
 
 IMAGE_ENV = {"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 """What the phase image's Dockerfile sets for every phase (Dockerfile@84cbca3:22-23)."""
