@@ -35,7 +35,7 @@ from kubectl_testbench.fix.verify import canonical
 from kubectl_testbench.load.builder import build
 from kubectl_testbench.load.jsonread import read_stream
 from kubectl_testbench.load.limits import Limits
-from kubectl_testbench.load.lines import LineIndex, indent_width
+from kubectl_testbench.load.lines import SPLITLINES_BREAK, LineIndex, indent_width
 from kubectl_testbench.load.positions import plain
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import GROUP, KIND
@@ -90,7 +90,7 @@ def migrate_text(text: str, path: str, limits: Limits) -> Migration:
                 migration.notes.append((doc.start_line + 1, "cannot migrate this Experiment: it is JSON, which is "
                                         "not edited line by line: migrate it by hand"))
         return migration
-    lines = LineIndex(text)
+    lines = LineIndex(text, SPLITLINES_BREAK)  # the lines split_documents counts: where each chunk starts
     edits: list[tuple[int, int, str]] = []
     for chunk in split_documents(text):
         if chunk.bad_separator:
