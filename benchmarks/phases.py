@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kubectl_testbench.local.values import Values  # noqa: E402
 from kubectl_testbench.phases import env as phase_env  # noqa: E402
-from kubectl_testbench.runlocal.values import Values  # noqa: E402
 from tests.phases import workflow as wf  # noqa: E402
 from tests.phases.a2a_agent import A2AAgentStandIn  # noqa: E402
 from tests.phases.harness import PhaseStep, run_phase, run_phases  # noqa: E402

@@ -70,6 +70,14 @@ def escape_unprintable(text: str) -> str:
     return _UNPRINTABLE.sub(_escape, text)
 
 
+def markdown_text(text: str) -> str:
+    """User text for Markdown (a table cell, a job summary line): on one line as :func:`escape_controls` writes
+    it, HTML's ``&``, ``<`` and ``>`` and the table's ``|`` escaped, so a value can neither end its cell nor
+    add markup to a pull-request comment or a job summary."""
+    safe = escape_controls(text)
+    return safe.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+
+
 def json_log_safe(encoded: str) -> str:
     """JSON text with every ``##[`` written ``##\\u005b``: the same strings once parsed, no command in a log.
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 
-def plural(n: int, word: str) -> str:
-    """``n`` and ``word``, with an ``s`` unless ``n`` is one."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def plural(n: int, word: str, plural_form: str | None = None) -> str:
+    """``n`` and ``word``, unless ``n`` is one: then ``plural_form`` (by default ``word`` with an ``s``, as in
+    "2 findings"; irregular words give theirs: ``plural(n, "fix", "fixes")``)."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {plural_form if plural_form is not None else word + 's'}"

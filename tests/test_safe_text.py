@@ -15,6 +15,7 @@ from kubectl_testbench.safe_text import (
     escape_unprintable,
     is_log_command,
     json_log_safe,
+    markdown_text,
     safe_log_line,
     xml_log_safe,
 )
@@ -75,3 +76,14 @@ def test_json_and_xml_encodings_keep_the_data(text: str) -> None:
     assert "##[" not in xml
     element = ET.fromstring(xml.encode("utf-8"))
     assert element.get("b") == value and (element.text or "") == value
+
+
+@given(hostile)
+def test_escaping_twice_changes_nothing(text: str) -> None:
+    """Formatters may clip escaped text and escape it again as Markdown: the second pass must be a no-op."""
+    assert escape_controls(escape_controls(text)) == escape_controls(text)
+
+
+def test_markdown_text_stays_in_its_cell_and_adds_no_markup() -> None:
+    assert markdown_text("a|b <i>&amp;\n##[x]") == "a\\|b &lt;i&gt;&amp;amp;\\n##\\x5bx]"
+    assert markdown_text("plain text") == "plain text"

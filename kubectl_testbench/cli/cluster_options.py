@@ -156,7 +156,7 @@ def connect(options: ClusterOptions) -> Client:
 
 def exit_code(err: Exception) -> int:
     from kubectl_testbench.cluster.errors import ConfigError
-    from kubectl_testbench.cluster.run import WorkflowMissing
+    from kubectl_testbench.cluster.execution import WorkflowMissing
 
     return EXIT_USAGE if isinstance(err, ConfigError | WorkflowMissing) else EXIT_CLUSTER
 

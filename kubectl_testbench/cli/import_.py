@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, limits_from, limits_options
+from kubectl_testbench.words import plural
 
 FORMAT_NAMES = ("adk", "agentv", "csv", "json", "orloj", "parquet")
 """The keys of ``integrations.importers.FORMATS`` (kept here so that --help imports nothing heavy)."""
@@ -186,7 +187,5 @@ def _gateway_known(output_file: str | None) -> bool:
 
 
 def _summary(scenarios: int, steps: int, files: int, warnings: int) -> str:
-    def n(count: int, word: str) -> str:
-        return f"{count} {word}{'' if count == 1 else 's'}"
-
-    return f"{n(scenarios, 'scenario')} ({n(steps, 'step')}) from {n(files, 'file')}, {n(warnings, 'warning')}"
+    return (f"{plural(scenarios, 'scenario')} ({plural(steps, 'step')}) from {plural(files, 'file')}, "
+            f"{plural(warnings, 'warning')}")

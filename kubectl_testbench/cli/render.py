@@ -14,6 +14,7 @@ from kubectl_testbench.cli.render_options import RENDER_NAMESPACE_SOURCE, Render
 from kubectl_testbench.emit.directory import OutputDirError
 from kubectl_testbench.render.sinks import CheckSink, DirectorySink, Sink, StdoutSink
 from kubectl_testbench.safe_text import display_path, escape_controls, json_log_safe, safe_log_line
+from kubectl_testbench.words import plural
 
 
 @click.command()
@@ -144,7 +145,7 @@ def _refuse_to_empty(sink: Sink, output_dir: str | None) -> None:
 
 def _finish(sink: Sink, output_dir: str | None, regenerate: str, experiments: int) -> None:
     count = len(sink.names)
-    what = f"{experiments} Experiment{'' if experiments == 1 else 's'}"
+    what = plural(experiments, "Experiment")
     if isinstance(sink, StdoutSink):
         click.echo(json_log_safe(sink.finish()) if sink.fmt == "json" else sink.finish(), nl=False)
     elif isinstance(sink, CheckSink):

@@ -144,12 +144,13 @@ def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: s
 def namespace_notice(origins: list[str], namespace: str, source: str) -> str:
     """One stderr line: which Experiments got which namespace, and where it came from (empty: none did)."""
     from kubectl_testbench.safe_text import escape_controls
+    from kubectl_testbench.words import plural
 
     if not origins:
         return ""
     one = len(origins) == 1
     shown = ", ".join(origins[:3]) + (f" and {len(origins) - 3} more" if len(origins) > 3 else "")
-    return escape_controls(f"notice: {len(origins)} Experiment{'' if one else 's'} without metadata.namespace "
+    return escape_controls(f"notice: {plural(len(origins), 'Experiment')} without metadata.namespace "
                            f"{'goes' if one else 'go'} to namespace \"{namespace}\" ({source}): {shown}")
 
 

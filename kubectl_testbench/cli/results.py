@@ -16,6 +16,7 @@ import click
 
 from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail
 from kubectl_testbench.cli.output import emit, output_file_option
+from kubectl_testbench.words import plural
 
 if TYPE_CHECKING:
     from kubectl_testbench.results.gate import GateResult
@@ -158,7 +159,7 @@ def compare(paths: tuple[str, ...], base_execution: str | None, candidate_execut
     """
     wanted = 2 - (base_execution is not None) - (candidate_execution is not None)
     if len(paths) != wanted:
-        fail(f"compare needs {wanted} path{'s' if wanted != 1 else ''} besides the --*-execution options, "
+        fail(f"compare needs {plural(wanted, 'path')} besides the --*-execution options, "
              f"got {len(paths)} (usage: kubectl testbench compare BASE CANDIDATE)")
     if paths.count("-") > 1:
         fail("only one side can be read from stdin (-)")

@@ -25,7 +25,7 @@ from kubectl_testbench.cluster.config import ClusterOptions
 
 if TYPE_CHECKING:
     from kubectl_testbench.cluster.client import Client
-    from kubectl_testbench.cluster.run import Progress, Target
+    from kubectl_testbench.cluster.execution import Progress, Target
 
 
 def complete_experiments(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
@@ -165,7 +165,7 @@ def run(ctx: click.Context, experiment: str, testkube_namespace: str | None, wai
     if fmt not in (None, "name", "yaml", "json"):
         fail(f"-o {fmt} is a --local summary format; a cluster run prints name, yaml or json")
     fmt = fmt or "name"
-    from kubectl_testbench.cluster import run as runlib
+    from kubectl_testbench.cluster import execution as runlib
     from kubectl_testbench.layout import TESTKUBE_NAMESPACE
     from kubectl_testbench.render import naming
 
@@ -214,7 +214,7 @@ def _flag(param: str) -> str:
 
 
 def _wait(client: Client, target: Target, name: str, timeout: float, interval: float) -> Progress:
-    from kubectl_testbench.cluster.run import WaitTimeout, follow
+    from kubectl_testbench.cluster.execution import WaitTimeout, follow
     from kubectl_testbench.safe_text import safe_log_line
 
     live = _interactive()
@@ -258,7 +258,7 @@ def _line(p: Progress) -> str:
 
 
 def _summary(target: Target, p: Progress) -> None:
-    from kubectl_testbench.cluster.run import where
+    from kubectl_testbench.cluster.execution import where
 
     number = f"#{p.number}" if p.number is not None else p.name
     took = f" in {p.duration}" if p.duration else ""
@@ -276,7 +276,7 @@ def _summary(target: Target, p: Progress) -> None:
 
 
 def _record(target: Target, name: str, p: Progress | None) -> dict[str, Any]:
-    from kubectl_testbench.cluster.run import where
+    from kubectl_testbench.cluster.execution import where
 
     record: dict[str, Any] = {
         "name": name, "namespace": target.testkube_namespace, "workflow": target.workflow,

@@ -1,4 +1,4 @@
-"""``kubectl testbench run --local FILE``: the CLI side of :mod:`kubectl_testbench.runlocal` (flags in, lines out).
+"""``kubectl testbench run --local FILE``: the CLI side of :mod:`kubectl_testbench.local` (flags in, lines out).
 
 Imported only when ``run`` is given ``--local``. stdout carries the summary (``-o``, as ``results`` prints it);
 progress, the phase environment's build and every problem go to stderr. Exit codes: 0 every evaluation passed,
@@ -63,7 +63,9 @@ def _load_values(paths: Sequence[str]) -> list[dict[str, Any]]:
 
 
 def _container_runtime() -> str:
-    for name in ("docker", "podman"):
+    from kubectl_testbench.local.execute import RUNTIMES
+
+    for name in RUNTIMES:
         found = shutil.which(name)
         if found:
             return found
@@ -72,8 +74,8 @@ def _container_runtime() -> str:
 
 def run_local(args: LocalArgs) -> NoReturn:
     """Prepare, check, run, summarise; always exits."""
-    from kubectl_testbench.runlocal import preflight, session
-    from kubectl_testbench.runlocal.plan import Endpoints
+    from kubectl_testbench.local import preflight, session
+    from kubectl_testbench.local.plan import Endpoints
 
     endpoints = Endpoints(agent_url=args.agent_url, judge_url=args.judge_url,
                           judge_key=os.environ.get(JUDGE_KEY_ENV) or "testbench", otlp_endpoint=args.otlp_endpoint)

@@ -84,12 +84,3 @@ def _walk(node: Any, path: str, in_junctor: bool, problems: list[str]) -> None:
             _walk(child, f"{path}.{junctor}[{i}]", True, problems)
     if "not" in node:
         _walk(node["not"], f"{path}.not", True, problems)
-
-
-def crd_structural_errors(crd: dict[str, Any]) -> list[str]:
-    """:func:`structural_errors` for every version of a CustomResourceDefinition, prefixed by version."""
-    problems: list[str] = []
-    for version in (crd.get("spec") or {}).get("versions") or ():
-        schema = ((version.get("schema") or {}).get("openAPIV3Schema")) or {}
-        problems.extend(f"{version.get('name')}: {p}" for p in structural_errors(schema))
-    return problems

@@ -192,7 +192,7 @@ def _reads_back(text: str, new: str, applied: list[Diagnostic], options: Options
     """Every document means what the fixes promise, and every comment outside deleted lines is still there."""
     from kubectl_testbench.fix.comments import lost_comments
     from kubectl_testbench.fix.verify import failing
-    from kubectl_testbench.validate.spans import LineIndex
+    from kubectl_testbench.load.lines import LineIndex
 
     fixes = [d.fix for d in applied if d.fix is not None]
     if failing(text, new, fixes, options.limits):

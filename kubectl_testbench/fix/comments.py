@@ -14,7 +14,7 @@ import io
 from collections.abc import Container
 from typing import Any
 
-from kubectl_testbench.validate.spans import LineIndex
+from kubectl_testbench.load.lines import LineIndex
 
 
 def comment_lines(text: str, round_trip: bool = False) -> list[tuple[int, str]] | None:

@@ -35,6 +35,7 @@ from kubectl_testbench.fix.verify import canonical
 from kubectl_testbench.load.builder import build
 from kubectl_testbench.load.jsonread import read_stream
 from kubectl_testbench.load.limits import Limits
+from kubectl_testbench.load.lines import SPLITLINES_BREAK, LineIndex, indent_width
 from kubectl_testbench.load.positions import plain
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import GROUP, KIND
@@ -89,7 +90,7 @@ def migrate_text(text: str, path: str, limits: Limits) -> Migration:
                 migration.notes.append((doc.start_line + 1, "cannot migrate this Experiment: it is JSON, which is "
                                         "not edited line by line: migrate it by hand"))
         return migration
-    lines = _Lines(text)
+    lines = LineIndex(text, SPLITLINES_BREAK)  # the lines split_documents counts: where each chunk starts
     edits: list[tuple[int, int, str]] = []
     for chunk in split_documents(text):
         if chunk.bad_separator:
@@ -97,7 +98,7 @@ def migrate_text(text: str, path: str, limits: Limits) -> Migration:
         built = build(chunk.text, chunk.start_line, limits)
         if built.error is not None or not earlier_shape(built.data):
             continue
-        offset = lines.starts[chunk.start_line]
+        offset = lines.start(chunk.start_line)
         try:  # two readings of the document: the planner reads one and edits the other into the expected shape
             plan = _Planner(chunk.text, plain(built.data), plain(built.data), chunk.start_line).plan()
             new_text = apply_edits(chunk.text, plan.edits)
@@ -123,25 +124,6 @@ def _check(before: str, after: str, plan: _Plan, limits: Limits, start_line: int
 
 
 # --- planning one document ------------------------------------------------------------------------------
-
-
-class _Lines:
-    """The text's lines (ending at CRLF, CR or LF) and where each starts."""
-
-    def __init__(self, text: str) -> None:
-        self.lines: list[str] = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
-        self.starts = [0]
-        for line in self.lines:
-            self.starts.append(self.starts[-1] + len(line))
-
-    def index(self, offset: int) -> int:
-        import bisect
-
-        return bisect.bisect_right(self.starts, offset) - 1
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
 
 
 def _is_comment(line: str) -> bool:
@@ -176,7 +158,9 @@ def _entry(node: Node | None, name: str) -> tuple[Node, Node] | None:
 class _Planner:
     def __init__(self, text: str, data: dict[str, Any], expected: dict[str, Any], start_line: int) -> None:
         self.text = text
-        self.lines = _Lines(text)
+        self.index = LineIndex(text)
+        self.lines = self.index.with_breaks()
+        """The document's lines, each with its line break (ending at CRLF, CR or LF, as editors count)."""
         self.data = data
         self.expected = expected
         """A second reading of the document, edited into the shape the migrated text must read back as."""
@@ -189,7 +173,7 @@ class _Planner:
         if found is None or found[1].kind != "map":
             raise Refusal(start_line + 1, "spec could not be located in the text (an alias or merge key?)")
         spec_key, spec_node = found
-        spec_line = self.lines.index(spec_key.start)
+        spec_line = self.index.line_of(spec_key.start)
         if spec_node.flow:
             raise Refusal(self.line_no(spec_line), "spec is written in flow style ({...}): migrate it by hand")
         self.spec = spec_node
@@ -208,35 +192,35 @@ class _Planner:
         return self.start_line + index + 1
 
     def column_of(self, node: Node) -> int:
-        return node.start - self.lines.starts[self.lines.index(node.start)]
+        return node.start - self.index.start(self.index.line_of(node.start))
 
     def span(self, first: int, end: int) -> tuple[int, int]:
-        return self.lines.starts[first], self.lines.starts[end]
+        return self.index.start(first), self.index.start(end)
 
     def block(self, key: Node, value: Node) -> _Block:
         """The entry's lines. A key in a block mapping starts its line (after the indentation) unless it is an
         explicit ``? key``, and nothing but a comment can follow its value on the value's last line."""
-        lines = self.lines.lines
-        k = self.lines.index(key.start)
+        lines = self.lines
+        k = self.index.line_of(key.start)
         column = self.column_of(key)
-        if _indent(lines[k]) != column:
+        if indent_width(lines[k]) != column:
             raise Refusal(self.line_no(k), f'"{key.value}" does not start its line: migrate it by hand')
-        end = self.lines.index(value.end - 1) + 1
-        while end < len(lines) and _is_comment(lines[end]) and _indent(lines[end]) > column:
+        end = self.index.line_of(value.end - 1) + 1
+        while end < len(lines) and _is_comment(lines[end]) and indent_width(lines[end]) > column:
             end += 1
         first = k
-        while _is_comment(lines[first - 1]) and _indent(lines[first - 1]) == column:
+        while _is_comment(lines[first - 1]) and indent_width(lines[first - 1]) == column:
             first -= 1
         return _Block(first, k, end, column)
 
     def shifted(self, first: int, end: int, by: int) -> str:
-        return "".join(" " * by + line if line.strip() else line for line in self.lines.lines[first:end])
+        return "".join(" " * by + line if line.strip() else line for line in self.lines[first:end])
 
     def comment_out(self, block: _Block, reason: str) -> None:
         """Turn the entry's own lines into comments under a note: the value stays readable, nothing is lost."""
         col = block.column
         body = "".join(line[:col] + "# " + line[col:] if line.strip() else line
-                       for line in self.lines.lines[block.key:block.end])
+                       for line in self.lines[block.key:block.end])
         start, end = self.span(block.key, block.end)
         self.edits.append((start, end, " " * col + f"# {MARK}: {reason}{self.eol}" + body))
 
@@ -254,7 +238,7 @@ class _Planner:
         judge = [f for f in JUDGE if f in spec]
         dataset = spec.get("dataset")
         if SCENARIOS in spec:
-            line = self.line_no(self.lines.index(self.entries[SCENARIOS][0].start))
+            line = self.line_no(self.index.line_of(self.entries[SCENARIOS][0].start))
             if dataset is not None:
                 raise Refusal(line, "spec.scenarios and spec.dataset are both set (the earlier schema allowed "
                               "only one): keep one by hand")
@@ -266,7 +250,7 @@ class _Planner:
             return
         if not judge:
             return
-        line = self.line_no(self.lines.index(self.entries[judge[0]][0].start))
+        line = self.line_no(self.index.line_of(self.entries[judge[0]][0].start))
         if not isinstance(dataset, dict) or not ({"s3", "url"} & set(dataset)):
             raise Refusal(line, f"spec.{judge[0]} belongs to a dataset, and there is no spec.dataset.s3/url or "
                           "spec.scenarios: move it into spec.dataset.inline by hand")
@@ -278,7 +262,7 @@ class _Planner:
             snake = "llm_as_a_judge_model" if name == "llmAsAJudgeModel" else "default_threshold"
             self.comment_out(self.block(k, v), f"with {source} dataset the dataset file sets {snake}; "
                              "the earlier operator ignored this field")
-            self.notes.append((self.line_no(self.lines.index(k.start)), f"commented out spec.{name}: with "
+            self.notes.append((self.line_no(self.index.line_of(k.start)), f"commented out spec.{name}: with "
                                f"{source} dataset the dataset file sets {snake} (the earlier operator did not "
                                "use this field)"))
             espec.pop(name)
@@ -344,12 +328,12 @@ class _Planner:
         ek, ev = self.entries["env"]
         if ev.kind != "seq" or ev.flow:  # a block list has at least one item
             raise Refusal(line, f"spec.env is not a block list: add {OTEL_ENV} to it by hand")
-        item_line = self.lines.index(ev.items[0].start)
-        dash = self.lines.lines[item_line].index("-")
+        item_line = self.index.line_of(ev.items[0].start)
+        dash = self.lines[item_line].index("-")
         content = self.column_of(ev.items[0])
-        lead = "".join(" " * dash + ln[block.column:] for ln in self.lines.lines[block.first:block.key])
+        lead = "".join(" " * dash + ln[block.column:] for ln in self.lines[block.first:block.key])
         item = f"{lead}{' ' * dash}- name: {OTEL_ENV}{self.eol}{' ' * content}value: {written}{trailing}{self.eol}"
-        at = self.lines.starts[self.block(ek, ev).end]
+        at = self.index.start(self.block(ek, ev).end)
         self.edits.append((at, at, item))
         self.edits.append((*self.span(block.first, block.end), ""))
         espec["env"] = [*env, {"name": OTEL_ENV, "value": value}]
@@ -360,7 +344,7 @@ class _Planner:
         list in spec shows it; without one, the mapping step."""
         for k, v in _entries_in_order(self.spec):
             if v.kind == "seq" and not v.flow:
-                return self.lines.lines[self.lines.index(v.items[0].start)].index("-") - self.column_of(k)
+                return self.lines[self.index.line_of(v.items[0].start)].index("-") - self.column_of(k)
         return self.step
 
     def _trigger_event(self, spec: dict[str, Any]) -> None:
@@ -370,10 +354,10 @@ class _Planner:
         tk, tv = self.entries["trigger"]
         found = _entry(tv, "event")
         if found is None:
-            raise Refusal(self.line_no(self.lines.index(tk.start)), "spec.trigger.event could not be located in "
+            raise Refusal(self.line_no(self.index.line_of(tk.start)), "spec.trigger.event could not be located in "
                           "the text (an alias or merge key?)")
         k, v = found
-        line = self.line_no(self.lines.index(k.start))
+        line = self.line_no(self.index.line_of(k.start))
         event = trigger["event"]
         if not isinstance(event, str) or event.lower() != "modified":
             raise Refusal(line, f"spec.trigger.event {event!r} has no counterpart: a TestTrigger now always fires "

@@ -14,6 +14,7 @@ from kubectl_testbench.safe_text import display_path, escape_controls, safe_log_
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 from kubectl_testbench.validate.report import text_line
 from kubectl_testbench.validate.rules import RULES
+from kubectl_testbench.words import plural
 
 
 def changed_line(outcome: FileFix, applied: bool) -> str:
@@ -22,9 +23,9 @@ def changed_line(outcome: FileFix, applied: bool) -> str:
     listed = ", ".join(f"{rule} ×{n}" if n > 1 else rule for rule, n in sorted(rules.items()))
     parts = []
     if outcome.applied:
-        parts.append(f"{len(outcome.applied)} fix{'es' if len(outcome.applied) != 1 else ''} ({listed})")
+        parts.append(f"{plural(len(outcome.applied), 'fix', 'fixes')} ({listed})")
     if outcome.migrated:
-        parts.append(f"{outcome.migrated} field{'s' if outcome.migrated != 1 else ''} migrated")
+        parts.append(f"{plural(outcome.migrated, 'field')} migrated")
     name = "stdin" if outcome.path == "-" else display_path(outcome.path)
     return f"{'fixed' if applied else 'would fix'} {name}: {', '.join(parts) or 'rewritten'}"
 
@@ -37,13 +38,13 @@ def totals(outcomes: Iterable[FileFix], applied: bool) -> str:
     rules: Counter[str] = Counter(d.rule for o in changed for d in o.applied)
     count = sum(rules.values())
     migrated = sum(o.migrated for o in changed)
-    files = f"{len(changed)} file{'s' if len(changed) != 1 else ''}"
+    files = plural(len(changed), "file")
     parts = []
     if count:
-        parts.append(f"{count} fix{'es' if count != 1 else ''} {'applied' if applied else 'available'}: "
+        parts.append(f"{plural(count, 'fix', 'fixes')} {'applied' if applied else 'available'}: "
                      + ", ".join(f"{rule} {n}" for rule, n in sorted(rules.items())))
     if migrated:
-        parts.append(f"{migrated} field{'s' if migrated != 1 else ''} {'migrated' if applied else 'to migrate'}")
+        parts.append(f"{plural(migrated, 'field')} {'migrated' if applied else 'to migrate'}")
     return f"{files} {'changed' if applied else 'to change'}: " + "; ".join(parts)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from kubectl_testbench.load.builder import build
 from kubectl_testbench.load.jsonread import read_stream
 from kubectl_testbench.load.limits import Limits
+from kubectl_testbench.load.lines import SPLITLINES_BREAK, LineIndex
 from kubectl_testbench.load.positions import plain
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.sniff import looks_like_json
@@ -39,13 +40,11 @@ def documents(text: str, limits: Limits) -> list[Document]:
     if looks_like_json(text):
         # (an unreadable document's data is None: both readers drop what they read before the error)
         return [Document(doc.start, plain(doc.data), doc.error is None) for doc in read_stream(text, limits)]
-    starts = [0]
-    for line in text.splitlines(keepends=True):
-        starts.append(starts[-1] + len(line))
+    lines = LineIndex(text, SPLITLINES_BREAK)  # the lines split_documents counts
     out = []
     for chunk in split_documents(text):
         built = build(chunk.text, limits=limits)
-        out.append(Document(starts[chunk.start_line], plain(built.data), built.error is None))
+        out.append(Document(lines.start(chunk.start_line), plain(built.data), built.error is None))
     return out
 
 

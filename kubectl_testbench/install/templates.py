@@ -234,31 +234,3 @@ def template(phase: Phase, image: str, namespace: str) -> dict[str, Any]:
 def templates(image: str, namespace: str = layout.TESTKUBE_NAMESPACE) -> list[dict[str, Any]]:
     """All phase templates, in :data:`layout.PHASE_TEMPLATES` order."""
     return [template(PHASES[name], image, namespace) for name in layout.PHASE_TEMPLATES]
-
-
-def use_errors(uses: list[dict[str, Any]]) -> list[str]:
-    """Why a TestWorkflow's ``spec.use`` is wrong for these templates (empty when it is right).
-
-    Testkube fails a parameter without a default that is not given (``config.x`` stays unresolved:
-    testworkflowresolver/config.go ``configFinalizer``) and values that are not int-or-string (the CRD). It
-    *ignores* a ``use[].config`` key the template does not declare (config_test.go registers undeclared keys
-    without complaint), so a misspelt key silently falls back to the default: we treat that as an error too.
-    """
-    problems: list[str] = []
-    for i, use in enumerate(uses):
-        name = use.get("name")
-        phase = PHASES.get(name) if isinstance(name, str) else None
-        if phase is None:
-            problems.append(f"use[{i}]: unknown template {name!r} (shipped: {', '.join(layout.PHASE_TEMPLATES)})")
-            continue
-        config = use.get("config") or {}
-        declared = declared_parameters(phase.template)
-        for key in sorted(set(config) - set(declared)):
-            problems.append(f"use[{i}] {name}: config.{key} is not declared by the template")
-        for key in sorted(k for k, has_default in declared.items() if not has_default and k not in config):
-            problems.append(f"use[{i}] {name}: config.{key} is required")
-        for key, value in sorted(config.items()):
-            if isinstance(value, bool) or not isinstance(value, (int, str)):
-                problems.append(f"use[{i}] {name}: config.{key} must be a string or an integer, "
-                                f"got {type(value).__name__}")
-    return problems

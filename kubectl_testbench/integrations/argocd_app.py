@@ -27,6 +27,7 @@ from kubectl_testbench.model.constants import GROUP
 from kubectl_testbench.render.settings import Defaults, Flags
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
 from kubectl_testbench.validate.duplicates import Identity, find_clashes
+from kubectl_testbench.validate.objects import group_of
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 """The file names kustomize (and Argo CD's own source-type detection) treat as a kustomization."""
@@ -228,7 +229,7 @@ def _take(out: AppRender, text: str, label: str, defaults: Defaults | Diagnostic
             out.documents.append(_document(obj, None, origin, compiled=True))
     for data, own_text, line in _foreign_documents(text, limits):
         origin = f"{label}:{line}"
-        group = _group(data)
+        group = group_of(data.get("apiVersion"))
         if group in CONFIG_GROUPS:
             continue
         out.documents.append(_document(data, None if json_source else own_text, origin, compiled=False))
@@ -249,13 +250,13 @@ def _foreign_documents(text: str, limits: Limits) -> Iterable[tuple[dict[str, An
         line = doc.start_line + 1
         items = data.get("items")
         if data.get("kind") == "List" and data.get("apiVersion") == "v1" and isinstance(items, list):
-            ours = any(isinstance(i, dict) and _group(i) == GROUP for i in items)
+            ours = any(isinstance(i, dict) and group_of(i.get("apiVersion")) == GROUP for i in items)
             if ours:  # compiled items leave the List: the others go out one by one
                 for item in items:
-                    if isinstance(item, dict) and _is_object(item) and _group(item) != GROUP:
+                    if isinstance(item, dict) and _is_object(item) and group_of(item.get("apiVersion")) != GROUP:
                         yield item, None, line
                 continue
-        if _is_object(data) and _group(data) != GROUP:
+        if _is_object(data) and group_of(data.get("apiVersion")) != GROUP:
             yield data, None if doc.text is None else _own_text(doc.text), line
 
 
@@ -268,17 +269,13 @@ def _is_object(data: dict[str, Any]) -> bool:
     return isinstance(data.get("apiVersion"), str) and isinstance(data.get("kind"), str) and bool(data["kind"])
 
 
-def _group(data: dict[str, Any]) -> str:
-    api_version = data.get("apiVersion")
-    return api_version.split("/", 1)[0] if isinstance(api_version, str) and "/" in api_version else ""
-
-
 def _document(data: dict[str, Any], text: str | None, origin: str, compiled: bool) -> Document:
     from kubectl_testbench.emit.yamlout import dump
 
     meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
     assert isinstance(meta, dict)
-    identity = (_group(data), str(data.get("kind", "")), str(meta.get("namespace") or ""), str(meta.get("name", "")))
+    identity = (group_of(data.get("apiVersion")), str(data.get("kind", "")), str(meta.get("namespace") or ""),
+                str(meta.get("name", "")))
     return Document(sort_key(data), identity, text if text is not None else dump(data), data, origin, compiled)
 
 

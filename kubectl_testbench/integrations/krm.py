@@ -34,6 +34,7 @@ from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.model.constants import GROUP
 from kubectl_testbench.render.settings import Defaults, Flags, template_problem
 from kubectl_testbench.safe_text import LEGACY_COMMAND, display_path, escape_controls
+from kubectl_testbench.validate.objects import group_of
 
 RESOURCE_LIST = "ResourceList"
 RESOURCE_LIST_API = "config.kubernetes.io/v1"
@@ -159,11 +160,6 @@ def source_file(obj: dict[str, Any]) -> tuple[str, int | None]:
     return path, int(index_text) if index_text.isdigit() else None
 
 
-def group_of(obj: dict[str, Any]) -> str:
-    api_version = obj.get("apiVersion")
-    return api_version.split("/", 1)[0] if isinstance(api_version, str) and "/" in api_version else ""
-
-
 # --- configuration ----------------------------------------------------------------------------------------
 
 
@@ -173,7 +169,7 @@ def parse_config(function_config: Any) -> tuple[Config, list[Result]]:
         return Config(), []
     if not isinstance(function_config, dict):
         return Config(), [Result("functionConfig must be an object", rule="krm/config")]
-    if function_config.get("kind") == DEFAULTS_KIND and group_of(function_config) == GROUP:
+    if function_config.get("kind") == DEFAULTS_KIND and group_of(function_config.get("apiVersion")) == GROUP:
         defaults, findings = read_defaults(function_config)
         return Config(defaults=defaults), findings
     kind, api_version = function_config.get("kind"), function_config.get("apiVersion")
@@ -261,7 +257,8 @@ def transform(items: list[Any], function_config: Any,
     objects."""
     config, results = parse_config(function_config)
     defaults_items = {i for i, item in enumerate(items)
-                      if isinstance(item, dict) and item.get("kind") == DEFAULTS_KIND and group_of(item) == GROUP}
+                      if isinstance(item, dict) and item.get("kind") == DEFAULTS_KIND
+                      and group_of(item.get("apiVersion")) == GROUP}
     defaults = config.defaults
     for i in sorted(defaults_items):
         found, problems = read_defaults(items[i])
@@ -289,7 +286,7 @@ def transform(items: list[Any], function_config: Any,
             if not render:
                 out.append(item)
             continue
-        if group_of(item) != GROUP:
+        if group_of(item.get("apiVersion")) != GROUP:
             out.append(item)
             continue
         experiments += 1
@@ -370,7 +367,7 @@ def collisions(items: list[Any], rendered: list[tuple[dict[str, Any], dict[str, 
     """Rendered objects whose kind, namespace and name another item already has."""
     def key(obj: dict[str, Any]) -> tuple[str, str, str, str]:
         ref = resource_ref(obj)
-        return group_of(obj), ref["kind"], ref.get("namespace", ""), ref["name"]
+        return group_of(obj.get("apiVersion")), ref["kind"], ref.get("namespace", ""), ref["name"]
 
     new = {id(obj): source for obj, source in rendered}
     seen: dict[tuple[str, str, str, str], dict[str, Any]] = {}

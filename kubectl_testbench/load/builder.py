@@ -15,8 +15,9 @@ from typing import Any
 import yaml
 from yaml import events as ev
 
-from kubectl_testbench.load.libyaml import YAML_BREAK, read_with
+from kubectl_testbench.load.libyaml import read_with
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
+from kubectl_testbench.load.lines import YAML_BREAK, LineIndex
 from kubectl_testbench.load.positions import Mark, Path, PathSegment, PosDict, PosList
 from kubectl_testbench.load.scalars import Note, resolve_plain, resolve_tagged
 
@@ -110,9 +111,8 @@ def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS, spen
     except yaml.reader.ReaderError as err:
         # the reader reports an offset, not a line: count it ourselves
         offset = _char_offset(text, err)
-        breaks = list(YAML_BREAK.finditer(text, 0, offset))  # the line breaks libyaml counts in its marks
-        line = len(breaks) + 1 + line_offset
-        col = offset - (breaks[-1].end() if breaks else 0) + 1
+        line, col = LineIndex(text[:offset], YAML_BREAK).position(offset)  # the lines libyaml counts in its marks
+        line += line_offset
         char = f"#x{err.character:04x}" if isinstance(err.character, int) else repr(err.character)
         result.error = Remark("yaml/syntax", f"unacceptable character {char}: {err.reason}", (line, col), ())
     except yaml.YAMLError as err:

@@ -6,26 +6,26 @@ encoding/json, k8s.io/apimachinery's NewYAMLOrJSONDecoder), not as YAML: surroga
 them, and several objects may follow each other with or without newlines. Duplicate fields are kept (the
 last wins) and reported, as the API server's strict decoding reports them.
 
-Reading is two-speed, as DESIGN.md section 9 asks: ``read_fast`` decodes with the C JSON decoder and
-gives plain values without positions; the validator uses it first and re-reads with ``read_stream``
-(positions for every node) only when there is something to report. In ``read_stream`` one compiled
-regular expression finds the tokens; values are built with an explicit stack (no recursion,
-so hostile nesting stops at the depth limit), strings without escapes are sliced, others go through the C
-JSON decoder, and positions come from a bisect over the line starts.
+Reading is two-speed, because most files have nothing to report and positions cost a node-by-node reading in
+Python: ``read_fast`` decodes with the C JSON decoder and gives plain values without positions; the validator
+uses it first and re-reads with ``read_stream`` (positions for every node) only when there is something to
+report. In ``read_stream`` one compiled regular expression finds the tokens; values are built with an explicit
+stack (no recursion, so hostile nesting stops at the depth limit), strings without escapes are sliced, others go
+through the C JSON decoder, and positions come from the line index (load/lines.py: lines end at LF).
 """
 
 from __future__ import annotations
 
-import bisect
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_testbench.load.builder import Remark
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
+from kubectl_testbench.load.lines import JSON_BREAK, LineIndex
 from kubectl_testbench.load.positions import Mark, PathSegment, PosDict, PosList
 
 # Strings use possessive repeats (``++``, ``*+``): the regex engine then keeps no backtracking state per
@@ -57,12 +57,7 @@ class _Stop(Exception):
 
 def read_stream(text: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[JsonDocument]:
     """The values of a JSON stream in order; after a syntax error nothing more can be read."""
-    lines = [m.end() for m in re.finditer("\n", text)]
-
-    def mark(pos: int) -> Mark:
-        line = bisect.bisect_right(lines, pos)
-        start = lines[line - 1] if line else 0
-        return (line + 1, pos - start + 1)
+    mark: Callable[[int], Mark] = LineIndex(text, JSON_BREAK).position
 
     pos = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
     spent = 0  # nodes of the earlier values: --max-nodes bounds the file, however many values it holds

@@ -13,7 +13,6 @@ levels unless the user raised it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -25,9 +24,6 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as FastLoader  # type: ignore[assignment]
 
 PureLoader: type[Any] = yaml.SafeLoader
-
-YAML_BREAK = re.compile(r"\r\n|\r|\n|\x85|\u2028|\u2029")
-"""The line breaks libyaml counts in its marks (NEL, U+2028 and U+2029 besides CR, LF and CRLF)."""
 
 T = TypeVar("T")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from kubectl_testbench.load.limits import Limits
@@ -64,21 +64,36 @@ def expand(paths: list[str] | tuple[str, ...]) -> Iterator[Source | SourceError]
 
 
 def _scan(directory: str, root: str) -> Iterator[Source | SourceError]:
+    for path, err in scan_tree(directory, lambda name: name.endswith(EXTENSIONS)):
+        if err is None:
+            yield Source(path, scanned=True, root=root)
+        else:
+            yield SourceError(path, "input/unreadable", err.strerror or str(err))
+
+
+def scan_tree(directory: str, wanted: Callable[[str], bool]) -> Iterator[tuple[str, OSError | None]]:
+    """The files below ``directory`` whose name is ``wanted``, as ``(path, None)``, sorted by name level by level.
+
+    Dot-files and dot-directories (``.git``, ``.github``) are skipped, symlinked directories are not followed
+    (no loops), symlinked files are, special files are skipped. A directory that cannot be listed, or an entry
+    that cannot be examined (a permission problem), comes as ``(path, error)`` in its place: the caller decides
+    whether that ends the scan. The one directory scanner of the package (validate's inputs, importers' inputs).
+    """
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as err:
-        yield SourceError(directory, "input/unreadable", err.strerror or str(err))
+        yield directory, err
         return
     for entry in entries:
         if entry.name.startswith("."):
             continue
         try:
             if entry.is_dir(follow_symlinks=False):
-                yield from _scan(entry.path, root)
-            elif entry.name.endswith(EXTENSIONS) and entry.is_file(follow_symlinks=True):
-                yield Source(entry.path, scanned=True, root=root)
+                yield from scan_tree(entry.path, wanted)
+            elif wanted(entry.name) and entry.is_file(follow_symlinks=True):
+                yield entry.path, None
         except OSError as err:  # a dangling symlink or a permission problem on one entry
-            yield SourceError(entry.path, "input/unreadable", err.strerror or str(err))
+            yield entry.path, err
 
 
 def read_bytes(source: Source, limits: Limits) -> bytes:

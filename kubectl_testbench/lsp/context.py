@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kubectl_testbench.lsp.text import Lines
+from kubectl_testbench.load.lines import LineIndex, indent_width
 from kubectl_testbench.sniff import looks_like_json
 
 Segment = str | int
@@ -44,14 +44,14 @@ class Cursor:
     """The quote the token opened with."""
 
 
-def cursor_at(text: str, offset: int, lines: Lines | None = None) -> Cursor | None:
+def cursor_at(text: str, offset: int, lines: LineIndex | None = None) -> Cursor | None:
     """The cursor's context at ``offset`` of ``text`` (``lines``: its LSP lines, when already indexed); None
     inside comments, block text and anything unreadable."""
     if looks_like_json(text):
         kind = _json_kind(text)
         found = _flow_cursor(text, _json_start(text), offset, (), json=True)
         return None if found is None else _with_kind(found, kind)
-    lines = lines if lines is not None and lines.text is text else Lines(text)
+    lines = lines if lines is not None and lines.text is text else LineIndex(text)
     line = lines.line_of(offset)
     first = _document_start(lines, line)
     reader = _BlockReader()
@@ -72,14 +72,14 @@ _SEPARATOR = re.compile(r"(?:---|\.\.\.)(?:[ \t]|$)")
 _ROOT_KIND = re.compile(r"""["']?kind["']?[ \t]*:[ \t]*["']?([^\s"'#,}]+)""")
 
 
-def _document_start(lines: Lines, line: int) -> int:
+def _document_start(lines: LineIndex, line: int) -> int:
     for number in range(line, -1, -1):
         if _SEPARATOR.match(lines.content(number)):
             return number + 1 if number < line else number
     return 0
 
 
-def _yaml_kind(lines: Lines, first: int, cursor_line: int) -> str | None:
+def _yaml_kind(lines: LineIndex, first: int, cursor_line: int) -> str | None:
     for number in range(first, len(lines)):
         content = lines.content(number)
         if number > cursor_line and _SEPARATOR.match(content):
@@ -88,10 +88,6 @@ def _yaml_kind(lines: Lines, first: int, cursor_line: int) -> str | None:
         if match:
             return match.group(1)
     return None
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
 
 
 def _strip_comment(value: str) -> str:
@@ -170,7 +166,7 @@ class _BlockReader:
     def feed(self, line: str) -> None:
         stripped = line.strip()
         if self.block is not None:
-            if not stripped or _indent(line) > self.block:
+            if not stripped or indent_width(line, tabs=True) > self.block:
                 return
             self.block = None
         if not stripped or stripped.startswith("#"):
@@ -178,7 +174,7 @@ class _BlockReader:
         if _SEPARATOR.match(line):
             self.reset()
             return
-        column = _indent(line)
+        column = indent_width(line, tabs=True)
         top = self.frames[-1]
         if top.leaf and column > top.indent:
             return  # the continuation of a plain scalar written over several lines
@@ -201,7 +197,7 @@ class _BlockReader:
             parent.leaf = False
             self.frames.append(_Frame(column, parent.items, item=True))
             parent.items += 1
-            skip = 1 + _indent(rest[1:])
+            skip = 1 + indent_width(rest[1:], tabs=True)
             column += skip
             rest = rest[skip:]
         return column, rest
@@ -222,18 +218,18 @@ class _BlockReader:
     def path(self) -> tuple[Segment, ...]:
         return tuple(f.seg for f in self.frames[1:] if f.seg is not None)
 
-    def cursor(self, lines: Lines, line: int, offset: int, text: str) -> Cursor | None:
+    def cursor(self, lines: LineIndex, line: int, offset: int, text: str) -> Cursor | None:
         content = lines.content(line)
         start = lines.starts[line]
         col = offset - start
-        if self.block is not None and (not content.strip() or _indent(content) > self.block):
+        if self.block is not None and (not content.strip() or indent_width(content, tabs=True) > self.block):
             return None  # inside a block scalar's text
         if _SEPARATOR.match(content):
             return None
         before = content[:col]
         if "#" in before and re.search(r"(?:^|[ \t])#", before):
             return None  # in a comment
-        column = _indent(before) if before.strip() else len(before)
+        column = indent_width(before, tabs=True) if before.strip() else len(before)
         if self.frames[-1].leaf and column > self.frames[-1].indent and before.strip():
             return None
         rest = content[column:]
@@ -246,7 +242,7 @@ class _BlockReader:
             key, _, value_start = split
             self._close(column)
             path = (*self.path(), key)
-            value_at = column + value_start + _indent(rest[value_start:])
+            value_at = column + value_start + indent_width(rest[value_start:], tabs=True)
             value = _strip_comment(content[value_at:])
             if value[:1] in ("{", "["):
                 return _flow_cursor(text, start + value_at, offset, path, json=False)
@@ -275,7 +271,7 @@ def _scalar(path: tuple[Segment, ...], role: str, line_start: int, at: int, col:
                   quote=quote)
 
 
-def _keys_below(lines: Lines, line: int, column: int) -> set[str]:
+def _keys_below(lines: LineIndex, line: int, column: int) -> set[str]:
     """Keys of the same mapping written below the cursor's line."""
     found: set[str] = set()
     block: int | None = None
@@ -283,14 +279,14 @@ def _keys_below(lines: Lines, line: int, column: int) -> set[str]:
         content = lines.content(number)
         stripped = content.strip()
         if block is not None:
-            if not stripped or _indent(content) > block:
+            if not stripped or indent_width(content, tabs=True) > block:
                 continue
             block = None
         if not stripped or stripped.startswith("#"):
             continue
         if _SEPARATOR.match(content):
             break
-        indent = _indent(content)
+        indent = indent_width(content, tabs=True)
         if indent < column or (indent == column and stripped.startswith("- ")):
             break
         split = split_key(content[indent:])
@@ -312,9 +308,6 @@ class _Container:
     index: int = 0
     expect_key: bool = True
     keys: set[str] = field(default_factory=set)
-
-
-_PUNCT = "{}[],:"
 
 
 def _json_start(text: str) -> int:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kubectl_testbench.load.lines import LineIndex
 from kubectl_testbench.lsp import fields
 from kubectl_testbench.lsp.context import KEY, cursor_at
-from kubectl_testbench.lsp.text import Lines
 from kubectl_testbench.model.constants import KIND
 
 
@@ -19,7 +19,7 @@ class HoverText:
     """The hovered token's offsets."""
 
 
-def hover_at(text: str, offset: int, lines: Lines | None = None) -> HoverText | None:
+def hover_at(text: str, offset: int, lines: LineIndex | None = None) -> HoverText | None:
     """The hover for ``offset`` of ``text`` (``lines``: its LSP lines, when already indexed)."""
     cursor = cursor_at(text, offset, lines)
     if cursor is None or cursor.kind not in (None, KIND) or not cursor.token:

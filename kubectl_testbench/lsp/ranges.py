@@ -8,10 +8,10 @@ finding) underlines the line's content.
 
 from __future__ import annotations
 
-from kubectl_testbench.lsp.text import Lines
+from kubectl_testbench.load.lines import LineIndex
 
 
-def token_span(text: str, lines: Lines, offset: int, whole_line: bool = False) -> tuple[int, int]:
+def token_span(text: str, lines: LineIndex, offset: int, whole_line: bool = False) -> tuple[int, int]:
     """``(start, end)`` offsets of the token at ``offset`` (or of the line's content), never beyond its LSP
     line."""
     line = lines.line_of(offset)

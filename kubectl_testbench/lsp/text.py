@@ -10,16 +10,11 @@ rules and a finding after an emoji or a U+2028 lands where the editor shows it.
 
 from __future__ import annotations
 
-import bisect
-import re
 from dataclasses import dataclass, field
 
-from kubectl_testbench.load.libyaml import YAML_BREAK
+from kubectl_testbench.load.lines import JSON_BREAK, YAML_BREAK, LineIndex
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
-
-LSP_BREAK = re.compile(r"\r\n|\r|\n")
-JSON_BREAK = re.compile(r"\n")
 
 
 def units(text: str, encoding: str) -> int:
@@ -48,37 +43,6 @@ def chars_for_units(text: str, count: int, encoding: str) -> int:
     return len(text)
 
 
-class Lines:
-    """Where each line of a text starts, by one set of line-break rules."""
-
-    def __init__(self, text: str, breaks: re.Pattern[str] = LSP_BREAK) -> None:
-        self.text = text
-        self.starts = [0]
-        self.ends: list[int] = []
-        for match in breaks.finditer(text):
-            self.ends.append(match.start())
-            self.starts.append(match.end())
-        self.ends.append(len(text))
-
-    def __len__(self) -> int:
-        return len(self.starts)
-
-    def line_of(self, offset: int) -> int:
-        """The 0-based line holding ``offset`` (an offset inside a CRLF belongs to the line it ends)."""
-        return max(0, bisect.bisect_right(self.starts, offset) - 1)
-
-    def content(self, line: int) -> str:
-        """The text of 0-based ``line`` without its line break."""
-        return self.text[self.starts[line]:self.ends[line]]
-
-    def offset_of(self, line: int, column: int) -> int:
-        """The offset of 0-based ``line`` and 0-based code-point ``column``, clamped to the line's content."""
-        if line >= len(self.starts):
-            return len(self.text)
-        line = max(line, 0)
-        return self.starts[line] + max(0, min(column, self.ends[line] - self.starts[line]))
-
-
 @dataclass(slots=True)
 class Position:
     """An LSP position: 0-based line, ``character`` in the negotiated code units."""
@@ -93,7 +57,7 @@ class TextIndex:
     def __init__(self, text: str, encoding: str = UTF16) -> None:
         self.text = text
         self.encoding = encoding
-        self.lines = Lines(text)
+        self.lines = LineIndex(text)  # LSP lines: CRLF, CR or LF
 
     def position(self, offset: int) -> Position:
         offset = max(0, min(offset, len(self.text)))
@@ -111,12 +75,12 @@ class TextIndex:
         return self.lines.starts[position.line] + chars_for_units(content, position.character, self.encoding)
 
 
-def engine_lines(text: str) -> Lines:
+def engine_lines(text: str) -> LineIndex:
     """The lines the engine counted when it read ``text``: the JSON reader's for a JSON stream, libyaml's
     otherwise."""
     from kubectl_testbench.sniff import looks_like_json
 
-    return Lines(text, JSON_BREAK if looks_like_json(text) else YAML_BREAK)
+    return LineIndex(text, JSON_BREAK if looks_like_json(text) else YAML_BREAK)
 
 
 @dataclass(slots=True)

@@ -6,7 +6,7 @@ import copy
 import json
 from typing import Any
 
-from kubectl_testbench.render.objects import dataset_configmap, test_trigger, test_workflow
+from kubectl_testbench.render.compiled_objects import dataset_configmap, test_trigger, test_workflow
 from kubectl_testbench.render.settings import Defaults, Flags, resolve
 
 FLUX_SUBSTITUTE = "kustomize.toolkit.fluxcd.io/substitute"

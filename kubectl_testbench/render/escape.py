@@ -14,11 +14,6 @@ def literal(text: str) -> str:
     return text.replace(_OPEN, _LITERAL_OPEN) if _OPEN in text else text
 
 
-def unescape(text: str) -> str:
-    """What Testkube shows for a string written by :func:`literal` (for tests and ``diff`` output)."""
-    return text.replace(_LITERAL_OPEN, _OPEN)
-
-
 def literal_env(env: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Env entries with every string escaped: the name, the value and each field of ``valueFrom`` (Testkube
     evaluates expressions in all of them, so ``name: "A{{ env.B }}"`` or a Secret named ``{{ config.s }}``

@@ -14,8 +14,6 @@ from typing import Any
 from kubectl_testbench.layout import TESTKUBE_NAMESPACE
 from kubectl_testbench.model.constants import ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_PORT, ANNOTATION_GATEWAY_URL
 
-ANNOTATIONS = (ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_URL, ANNOTATION_GATEWAY_PORT)
-
 DEFAULT_AGENT_PORT = 8000
 DEFAULT_GATEWAY_PORT = 80
 DEFAULT_AGENT_URL = "http://{name}.{namespace}:{port}"

@@ -19,6 +19,7 @@ from enum import StrEnum
 
 from kubectl_testbench.results.model import Run, Scenario, Step
 from kubectl_testbench.results.summary import Check, Summary, mean, step_checks
+from kubectl_testbench.words import plural
 
 
 class CompareError(Exception):
@@ -248,21 +249,17 @@ def _warnings(cmp: Comparison) -> list[str]:
     notes: list[str] = []
     only_base, only_cand = len(cmp.steps_only_in("base")), len(cmp.steps_only_in("candidate"))
     if only_base or only_cand:
-        notes.append(f"{only_base} step{_s(only_base)} only in {brun.source}, {only_cand} only in {crun.source}: "
+        notes.append(f"{plural(only_base, 'step')} only in {brun.source}, {only_cand} only in {crun.source}: "
                      "they are listed but not compared")
     changed = [s for s in cmp.steps if s.match is Match.INPUT_CHANGED]
     if changed:
-        notes.append(f"{len(changed)} step{_s(len(changed))} matched by index although the input text changed")
+        notes.append(f"{plural(len(changed), 'step')} matched by index although the input text changed")
     if brun.judge_model != crun.judge_model:
         notes.append(f"the judge model differs ({brun.judge_model or 'unset'} → {crun.judge_model or 'unset'}): "
                      "score changes may come from the judge")
     if brun.default_threshold != crun.default_threshold:
         notes.append(f"default_threshold differs ({_num(brun.default_threshold)} → {_num(crun.default_threshold)})")
     return notes
-
-
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
 
 
 def _num(value: float | None) -> str:

@@ -207,52 +207,55 @@ def compare_markdown(cmp: Comparison, gate: GateResult, policy: GatePolicy | Non
 
 
 def compare_junit(cmp: Comparison, gate: GateResult, policy: GatePolicy | None = None) -> str:
+    """One suite per scenario (and one for the metric means under --max-regression), newly failing cases
+    failed, pairs on one side only skipped; user text escaped for a log line (``##[`` too)."""
+    from kubectl_testbench import junit
+
     by_scenario: dict[str, list[CheckPair]] = {}
     for p in cmp.checks:
         by_scenario.setdefault(p.scenario, []).append(p)
-    suites: list[str] = []
+    suites: list[junit.Suite] = []
     total = failures = errors = skipped = 0
     for name, pairs in by_scenario.items():
-        cases: list[str] = []
+        cases: list[junit.Case] = []
         nf = ne = ns = 0
         for p in pairs:
-            attrs = f"classname={t.xml_attr(name)} name={t.xml_attr(f'{_step_label(p)}: {p.metric}')}"
-            body = t.xml_text(f"input: {p.input}")
+            attributes = [("classname", t.one_line(name)), ("name", t.one_line(f"{_step_label(p)}: {p.metric}")),
+                          ("time", 0)]
+            body = t.one_line(f"input: {p.input}")
+            outcome = None
             if p.change in (Change.ONLY_IN_BASE, Change.ONLY_IN_CANDIDATE):
                 ns += 1
                 side = "base" if p.change is Change.ONLY_IN_BASE else "candidate"
-                cases.append(f'    <testcase {attrs} time="0"><skipped message="only in {side}"/></testcase>')
+                outcome = junit.Outcome("skipped", [("message", f"only in {side}")])
             elif p.change is Change.NEWLY_FAILING and p.candidate is not None and p.candidate.score is None:
                 ne += 1
-                cases.append(f'    <testcase {attrs} time="0"><error message={t.xml_attr(_pair_line(p))} '
-                             f'type="newly-errored">{body}</error></testcase>')
+                outcome = junit.Outcome("error", [("message", t.one_line(_pair_line(p))), ("type", "newly-errored")],
+                                        body)
             elif p.change is Change.NEWLY_FAILING:
                 nf += 1
-                cases.append(f'    <testcase {attrs} time="0"><failure message={t.xml_attr(_pair_line(p))} '
-                             f'type="newly-failing">{body}</failure></testcase>')
-            else:
-                cases.append(f'    <testcase {attrs} time="0"/>')
+                outcome = junit.Outcome("failure", [("message", t.one_line(_pair_line(p))),
+                                                    ("type", "newly-failing")], body)
+            cases.append(junit.Case(attributes, outcome))
         total, failures, errors, skipped = total + len(pairs), failures + nf, errors + ne, skipped + ns
-        suites.append(f'  <testsuite name={t.xml_attr(name)} tests="{len(pairs)}" failures="{nf}" errors="{ne}" '
-                      f'skipped="{ns}" time="0">\n' + "".join(c + "\n" for c in cases) + "  </testsuite>")
+        suites.append(junit.Suite([("name", t.one_line(name)), ("tests", len(pairs)), ("failures", nf),
+                                   ("errors", ne), ("skipped", ns), ("time", 0)], cases))
     if policy is not None and policy.max_regression is not None:
         regressed = set(gate.regressed_metrics)
         cases = []
         for m in cmp.metrics:
-            attrs = f'classname="metric means" name={t.xml_attr(m.metric)}'
+            attributes = [("classname", "metric means"), ("name", t.one_line(m.metric)), ("time", 0)]
+            outcome = None
             if m.metric in regressed:
                 message = (f"mean {t.score(m.base_mean)} → {t.score(m.candidate_mean)} ({t.delta(m.delta)}), "
                            f"more than {policy.max_regression:g} down")
-                cases.append(f'    <testcase {attrs} time="0"><failure message={t.xml_attr(message)} '
-                             'type="max-regression"/></testcase>')
-            else:
-                cases.append(f'    <testcase {attrs} time="0"/>')
+                outcome = junit.Outcome("failure", [("message", t.one_line(message)), ("type", "max-regression")])
+            cases.append(junit.Case(attributes, outcome))
         total, failures = total + len(cmp.metrics), failures + len(regressed)
-        suites.append(f'  <testsuite name="metric means" tests="{len(cmp.metrics)}" failures="{len(regressed)}" '
-                      'errors="0" skipped="0" time="0">\n' + "".join(c + "\n" for c in cases) + "  </testsuite>")
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            f'<testsuites name="kubectl-testbench compare" tests="{total}" failures="{failures}" errors="{errors}" '
-            f'skipped="{skipped}">\n' + "".join(s + "\n" for s in suites) + "</testsuites>\n")
+        suites.append(junit.Suite([("name", "metric means"), ("tests", len(cmp.metrics)),
+                                   ("failures", len(regressed)), ("errors", 0), ("skipped", 0), ("time", 0)], cases))
+    return junit.document([("name", "kubectl-testbench compare"), ("tests", total), ("failures", failures),
+                           ("errors", errors), ("skipped", skipped)], suites)
 
 
 CompareFormatter = Callable[[Comparison, GateResult, GatePolicy], str]

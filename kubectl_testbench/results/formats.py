@@ -192,35 +192,35 @@ def results_markdown(summaries: Sequence[Summary], gate: GateResult, policy: Gat
 
 
 def results_junit(summaries: Sequence[Summary], gate: GateResult, policy: GatePolicy | None = None) -> str:
-    suites: list[str] = []
+    """One suite per scenario, one case per step and metric; user text escaped for a log line (``##[`` too)."""
+    from kubectl_testbench import junit
+
+    suites: list[junit.Suite] = []
     total = failures = errors = 0
     for s in summaries:
         for sc in s.scenarios:
             checks = [c for c in s.checks if c.scenario_index == sc.index]
-            name = sc.group.name if len(summaries) == 1 else f"{s.run.source}: {sc.group.name}"
+            name = t.one_line(sc.group.name if len(summaries) == 1 else f"{s.run.source}: {sc.group.name}")
             cases = []
             for c in checks:
-                body = f"input: {t.xml_text(c.input)}" + (
-                    f"\ndetails: {t.xml_text(t.details(c.details))}" if c.details is not None else "")
-                attrs = f"classname={t.xml_attr(name)} name={t.xml_attr(f'step {c.step_index + 1}: {c.metric}')}"
-                if c.status is Status.PASS:
-                    cases.append(f'    <testcase {attrs} time="0"/>')
-                elif c.status is Status.FAIL:
-                    cases.append(f'    <testcase {attrs} time="0"><failure message={t.xml_attr(verdict_line(c))} '
-                                 f'type="threshold">{body}</failure></testcase>')
-                else:
-                    cases.append(f'    <testcase {attrs} time="0"><error message={t.xml_attr(c.reason)} '
-                                 f'type="errored">{body}</error></testcase>')
+                body = f"input: {t.one_line(c.input)}" + (
+                    f"\ndetails: {t.one_line(t.details(c.details))}" if c.details is not None else "")
+                attributes = [("classname", name), ("name", t.one_line(f"step {c.step_index + 1}: {c.metric}")),
+                              ("time", 0)]
+                outcome = None
+                if c.status is Status.FAIL:
+                    outcome = junit.Outcome("failure", [("message", t.one_line(verdict_line(c))),
+                                                        ("type", "threshold")], body)
+                elif c.status is not Status.PASS:
+                    outcome = junit.Outcome("error", [("message", t.one_line(c.reason)), ("type", "errored")], body)
+                cases.append(junit.Case(attributes, outcome))
             tally = sc.group.tally
             total, failures, errors = total + tally.total, failures + tally.failed, errors + tally.errored
-            suites.append(
-                f'  <testsuite name={t.xml_attr(name)} tests="{tally.total}" failures="{tally.failed}" '
-                f'errors="{tally.errored}" skipped="0" time="0">\n'
-                f'    <properties><property name="source" value={t.xml_attr(s.run.source)}/></properties>\n'
-                + "".join(c + "\n" for c in cases) + "  </testsuite>")
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            f'<testsuites name="kubectl-testbench results" tests="{total}" failures="{failures}" errors="{errors}">\n'
-            + "".join(s + "\n" for s in suites) + "</testsuites>\n")
+            suites.append(junit.Suite([("name", name), ("tests", tally.total), ("failures", tally.failed),
+                                       ("errors", tally.errored), ("skipped", 0), ("time", 0)], cases,
+                                      [("source", t.one_line(s.run.source))]))
+    return junit.document([("name", "kubectl-testbench results"), ("tests", total), ("failures", failures),
+                           ("errors", errors)], suites)
 
 
 Formatter = Callable[[Sequence[Summary], GateResult, GatePolicy], str]

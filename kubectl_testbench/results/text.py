@@ -11,9 +11,8 @@ import json
 import math
 from collections.abc import Sequence
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
-from kubectl_testbench.safe_text import escape_controls, json_log_safe
+from kubectl_testbench.safe_text import escape_controls, json_log_safe, markdown_text
 from kubectl_testbench.words import plural as plural  # the formats call it t.plural
 
 DASH = "-"
@@ -93,8 +92,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence
 
 def md(text: str, width: int | None = None) -> str:
     """A markdown table cell: one line, pipes and HTML escaped (inputs are user text in a PR comment)."""
-    flat = clip(text, width) if width else escape_controls(" ".join(text.split()))
-    return flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    return markdown_text(clip(text, width) if width else " ".join(text.split()))
 
 
 def code(text: str) -> str:
@@ -102,13 +100,3 @@ def code(text: str) -> str:
     flat = escape_controls(" ".join(text.split()))
     fence = "``" if "`" in flat else "`"
     return f"{fence}{flat}{fence}" if fence == "`" else f"{fence} {flat} {fence}"
-
-
-def xml_attr(text: str) -> str:
-    """An XML attribute holding user text: control characters escaped visibly (XML 1.0 cannot carry them)."""
-    return quoteattr(escape_controls(text))
-
-
-def xml_text(text: str) -> str:
-    """XML element text holding user text, on one line, control characters escaped visibly."""
-    return escape(escape_controls(text))

@@ -1,6 +1,6 @@
 """Building the CEL parser and environment: the one place that constructs them.
 
-Constructing celpy's Lark parser dominated a cold start (DESIGN.md section 10). The parser now comes
+Constructing celpy's Lark parser dominated a cold start (docs/validation.md, "On a cold start"). The parser now comes
 from the LALR tables generated with the package (:mod:`cel_tables`); only when they do not fit the
 installed Lark or celpy is it built from the grammar, with Lark's cache in our private directory.
 """

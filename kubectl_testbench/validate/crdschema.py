@@ -35,10 +35,6 @@ def experiment_validator() -> SchemaValidator:
     return SchemaValidator(open_api_schema(), skip_root_fields=("metadata",))
 
 
-def served_versions() -> tuple[str, ...]:
-    return tuple(v["name"] for v in experiment_crd()["spec"]["versions"] if v.get("served"))
-
-
 @cache
 def refused_rules() -> dict[tuple[tuple[str, ...], int], Any]:
     """Rules of the CRD the API server would refuse for their estimated cost, by (schema path, index).

@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from kubectl_testbench.load.positions import PathSegment
+from kubectl_testbench.words import plural
 
 
 class Severity(StrEnum):
@@ -128,14 +129,11 @@ class Counts:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def summary(self) -> str:
-        files = "file" if self.files == 1 else "files"
-        exps = "experiment" if self.experiments == 1 else "experiments"
-        warns = "warning" if self.warnings == 1 else "warnings"
-        text = (f"{self.files} {files}, {self.experiments} {exps}: {self.valid} valid, "
-                f"{self.invalid} invalid, {self.warnings} {warns}")
+        text = (f"{plural(self.files, 'file')}, {plural(self.experiments, 'experiment')}: {self.valid} valid, "
+                f"{self.invalid} invalid, {plural(self.warnings, 'warning')}")
         extras = []
         if self.skipped:
-            extras.append(f"{self.skipped} other document{'' if self.skipped == 1 else 's'} skipped")
+            extras.append(f"{plural(self.skipped, 'other document')} skipped")
         if self.unreadable:
             extras.append(f"{self.unreadable} unreadable")
         return text + (f" ({', '.join(extras)})" if extras else "")

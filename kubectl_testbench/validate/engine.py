@@ -18,6 +18,7 @@ from kubectl_testbench.gofmt import value_v
 from kubectl_testbench.load.builder import Remark
 from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
+from kubectl_testbench.load.lines import SPLITLINES_BREAK, LineIndex
 from kubectl_testbench.load.positions import Path, PosDict, field_path, locate, plain
 from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
 from kubectl_testbench.load.stream import yaml_documents
@@ -200,23 +201,20 @@ class _Places:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts: list[int] | None = None
-        self.lines: Any = None
+        self.split: LineIndex | None = None
+        self.lines: LineIndex | None = None
 
     def line_offset(self, line: int) -> int:
         """The offset of 0-based ``line`` (the lines split_documents counts)."""
-        if self.starts is None:
-            self.starts = [0]
-            for text_line in self.text.splitlines(keepends=True):
-                self.starts.append(self.starts[-1] + len(text_line))
-        return self.starts[line]
+        if self.split is None:
+            self.split = LineIndex(self.text, SPLITLINES_BREAK)
+        return self.split.start(line)
 
     def resolve(self, diagnostics: list[Diagnostic], doc_text: str, doc_offset: int,
                 read: Callable[[str], Any] | None = None) -> list[Diagnostic]:
         """Place the fixes of one document (``doc_text``, starting at ``doc_offset`` in the file); ``read``
         builds its span tree (default: libyaml's reading of a YAML document)."""
         from kubectl_testbench.validate.edits import resolve
-        from kubectl_testbench.validate.spans import LineIndex
 
         if self.lines is None:
             self.lines = LineIndex(self.text)

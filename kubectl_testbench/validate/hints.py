@@ -13,6 +13,7 @@ from typing import Any
 from kubectl_testbench.load.positions import Path
 from kubectl_testbench.validate.cron import cron_error
 from kubectl_testbench.validate.schema import SchemaError
+from kubectl_testbench.words import plural
 
 CRON: Path = ("spec", "schedule", "cron")
 CRON_FIELDS = "minute hour day-of-month month day-of-week"
@@ -90,7 +91,7 @@ def cron_hint(value: str) -> str:
         return f"{count} fields, {what}; this CRD takes 5 ({CRON_FIELDS}) and no seconds: drop them{fixed}"
     candidate = " ".join([*fields, "*"])  # with 4 fields, most often the day of week was left out
     example = f'"{candidate}"' if cron_error(candidate) is None else CRON_EXAMPLE
-    return f"{count} field{'' if count == 1 else 's'}, but this CRD takes 5 ({CRON_FIELDS}): e.g. {example}"
+    return f"{plural(count, 'field')}, but this CRD takes 5 ({CRON_FIELDS}): e.g. {example}"
 
 
 # --- booleans ---------------------------------------------------------------------------------------------

@@ -15,26 +15,26 @@ import re
 import yaml
 
 from kubectl_testbench.load.libyaml import consume_events, read_with
+from kubectl_testbench.load.lines import SPLITLINES_BREAK, LineIndex, indent_width
 
 # Lines keep their line break (``\r\n`` too): ``.`` and ``$`` already stop at the ``\n``, ``\r?`` takes the ``\r``.
 _OPENER = re.compile(r"^(?P<indent> *)(?:- +)*(?P<key>[^\s#][^#]*?):[ \t]*(?:#.*)?\r?$")
 _BLOCK_SCALAR = re.compile(r"[|>][0-9+-]*[ \t]*(?:#.*)?\r?$")
 
 
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip(" \t"))]
+def _indentation(line: str) -> str:
+    """The spaces and tabs that start ``line`` (here a tab stands where YAML wants spaces)."""
+    return line[:indent_width(line, tabs=True)]
 
 
 def _tabbed(line: str) -> bool:
-    return bool(line.strip()) and set(_indent(line)) == {"\t"}
+    return bool(line.strip()) and set(_indentation(line)) == {"\t"}
 
 
 def tab_indentation_edits(text: str) -> list[tuple[int, int, str]] | None:
     """Edits replacing every tab-indented block of ``text`` with spaces, or None when one is not certain."""
-    lines = text.splitlines(keepends=True)
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line))
+    index = LineIndex(text, SPLITLINES_BREAK)
+    lines = index.with_breaks()
     step = _step(lines)
     edits: list[tuple[int, int, str]] = []
     i = 0
@@ -50,12 +50,12 @@ def tab_indentation_edits(text: str) -> list[tuple[int, int, str]] | None:
         if base is None or any(_BLOCK_SCALAR.search(lines[j]) for j in block):
             return None
         below = next((line for line in lines[i:] if line.strip()), None)
-        if below is not None and ("\t" in _indent(below) or len(_indent(below)) > base - step):
+        if below is not None and ("\t" in _indentation(below) or indent_width(below, tabs=True) > base - step):
             return None  # the lines after the tabs are still inside the block: the level is not certain
-        least = min(len(_indent(lines[j])) for j in block)
+        least = min(indent_width(lines[j], tabs=True) for j in block)
         for j in block:
-            tabs = len(_indent(lines[j]))
-            edits.append((offsets[j], offsets[j] + tabs, " " * (base + (tabs - least) * step)))
+            tabs = indent_width(lines[j], tabs=True)
+            edits.append((index.start(j), index.start(j) + tabs, " " * (base + (tabs - least) * step)))
     if not edits or not _parses(text, edits):
         return None
     return edits
@@ -63,7 +63,7 @@ def tab_indentation_edits(text: str) -> list[tuple[int, int, str]] | None:
 
 def _step(lines: list[str]) -> int:
     """The file's indentation step: the smallest indentation used with spaces (2 when nothing tells)."""
-    widths = [len(_indent(line)) for line in lines if line.strip() and set(_indent(line)) == {" "}]
+    widths = [indent_width(line, tabs=True) for line in lines if line.strip() and set(_indentation(line)) == {" "}]
     return min(widths) if widths else 2
 
 

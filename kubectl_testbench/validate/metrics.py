@@ -16,7 +16,6 @@ from typing import Any
 RESPONSE = "response"
 TOOL_CALLS = "toolCalls"
 TOPICS = "topics"
-CONTEXTS = "retrievedContexts"
 
 
 # a plain path, as crdschema reads the CRD: importlib.resources costs ~4 ms of imports on every start;

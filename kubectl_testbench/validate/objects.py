@@ -88,6 +88,8 @@ def _relative(remark: Remark, depth: int) -> Remark:
 
 
 def group_of(api_version: Any) -> str:
+    """The API group of an ``apiVersion`` (``""`` for the core group's ``v1`` and for anything not a string):
+    the one reading of it, for validation, the KRM function and Argo CD's plugin."""
     return api_version.partition("/")[0] if isinstance(api_version, str) and "/" in api_version else ""
 
 

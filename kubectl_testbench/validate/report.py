@@ -24,7 +24,7 @@ from kubectl_testbench.safe_text import (
     escape_controls,
     escape_unprintable,
     json_log_safe,
-    xml_log_safe,
+    markdown_text,
 )
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, Severity
 from kubectl_testbench.validate.rules import RuleInfo
@@ -34,7 +34,6 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 INFORMATION_URI = "https://github.com/agentic-layer/kubectl-testbench"
 GITHUB_MAX_PER_SEVERITY = 10
 """GitHub keeps at most 10 error, 10 warning and 10 notice annotations per step (and 50 per job)."""
-GITHUB_MAX_PER_JOB = 50
 GITHUB_TITLE_MAX = 255
 GITHUB_MESSAGE_MAX = 4000
 GITHUB_SUMMARY_MAX = 1024 * 1024
@@ -238,15 +237,9 @@ def github_report(diagnostics: list[Diagnostic], root: str | None = None) -> str
 _SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
-def _md(text: str) -> str:
-    from xml.sax.saxutils import escape
-
-    return str(escape(escape_controls(text))).replace("|", "\\|")
-
-
 def step_summary(diagnostics: list[Diagnostic], counts: Counts, root: str | None = None) -> str:
     """Markdown for ``$GITHUB_STEP_SUMMARY``: the totals and every finding, within GitHub's 1 MiB per step."""
-    head = f"### kubectl-testbench validate\n\n{_md(counts.summary())}\n"
+    head = f"### kubectl-testbench validate\n\n{markdown_text(counts.summary())}\n"
     if not diagnostics:
         return head
     out = [head, "\n| severity | rule | location | field | message |\n|---|---|---|---|---|\n"]
@@ -254,7 +247,8 @@ def step_summary(diagnostics: list[Diagnostic], counts: Counts, root: str | None
     for i, d in enumerate(sorted(diagnostics, key=lambda d: (_SEVERITY_RANK[d.severity], d.sort_key()))):
         where = _relative(d.file, root) + (f":{d.line}:{d.col}" if d.line else "") if d.file != "-" else "stdin"
         message = d.message + (f" (hint: {d.hint})" if d.hint else "")
-        row = f"| {d.severity.value} | `{d.rule}` | {_md(where)} | {_md(d.path)} | {_md(message)} |\n"
+        row = (f"| {d.severity.value} | `{d.rule}` | {markdown_text(where)} | {markdown_text(d.path)} "
+               f"| {markdown_text(message)} |\n")
         if size + len(row.encode()) > GITHUB_SUMMARY_MAX - 200:
             out.append(f"\n{plural(len(diagnostics) - i, 'more finding')} left out (a step summary holds 1 MiB); "
                        "see the log.\n")
@@ -504,39 +498,33 @@ def junit_report(diagnostics: list[Diagnostic], checked: list[tuple[str, str, in
     carries ``file`` and ``line`` attributes for viewers that link findings to source: attribute values keep
     ``##[`` as data (written ``##&#91;`` by :func:`xml_log_safe`), element text is the log lines of ``-o text``.
     """
-    from xml.sax.saxutils import escape, quoteattr
-
+    from kubectl_testbench import junit
     from kubectl_testbench.validate.engine import FATAL_RULES
-
-    def attr(text: str) -> str:
-        return quoteattr(escape_unprintable(text))
 
     by_object: dict[tuple[str, str], list[Diagnostic]] = {}
     for d in diagnostics:
         by_object.setdefault((d.file, d.object), []).append(d)
     lines_of = {(f, name): line for f, name, line in checked}
     entries = list(dict.fromkeys([(f, name) for f, name, _ in checked] + list(by_object)))
-    files: dict[str, list[str]] = {}
+    files: dict[str, list[junit.Case]] = {}
     totals: dict[str, list[int]] = {}
     for file, name in entries:
         rel = _relative(file, root)
         found = [d for d in by_object.get((file, name), []) if d.severity is not Severity.INFO]
         failing = [d for d in found if d.severity is Severity.ERROR or strict]
         fatal = [d for d in failing if d.rule in FATAL_RULES]
-        log = escape("\n".join(text_line(d).rstrip("\n") for d in found))
+        log = "\n".join(text_line(d).rstrip("\n") for d in found)
+        outcome = None
         if fatal:
-            body = f"<error message={attr(fatal[0].message)} type={quoteattr(fatal[0].rule)}>{log}</error>"
+            outcome = junit.Outcome("error", [("message", fatal[0].message), ("type", fatal[0].rule)], log)
         elif failing:
-            body = f"<failure message={attr(failing[0].message)} type={quoteattr(failing[0].rule)}>{log}</failure>"
+            outcome = junit.Outcome("failure", [("message", failing[0].message), ("type", failing[0].rule)], log)
         elif found:
-            body = f"<system-out>{log}</system-out>"
-        else:
-            body = ""
+            outcome = junit.Outcome("system-out", text=log)
         line = lines_of.get((file, name)) or next((d.line for d in found if d.line), 0)
-        attrs = (f"classname={attr(rel)} name={attr(name or rel)} file={attr(rel)}"
-                 + (f' line="{line}"' if line else "") + ' time="0"')
-        files.setdefault(rel, []).append(f"    <testcase {attrs}>{body}</testcase>" if body
-                                         else f"    <testcase {attrs}/>")
+        attributes = [("classname", rel), ("name", name or rel), ("file", rel), *([("line", line)] if line else []),
+                      ("time", 0)]
+        files.setdefault(rel, []).append(junit.Case(attributes, outcome))
         tally = totals.setdefault(rel, [0, 0, 0])
         tally[0] += 1
         tally[1] += bool(failing and not fatal)
@@ -544,15 +532,13 @@ def junit_report(diagnostics: list[Diagnostic], checked: list[tuple[str, str, in
     suites = []
     for rel, cases in files.items():
         tests, failures, errors = totals[rel]
-        suites.append(f"  <testsuite name={attr(rel)} tests=\"{tests}\" failures=\"{failures}\" "
-                      f"errors=\"{errors}\" skipped=\"0\" time=\"0\" file={attr(rel)}>\n"
-                      + "\n".join(cases) + "\n  </testsuite>\n")
+        suites.append(junit.Suite([("name", rel), ("tests", tests), ("failures", failures), ("errors", errors),
+                                   ("skipped", 0), ("time", 0), ("file", rel)], cases))
     tests = sum(t[0] for t in totals.values())
     failures = sum(t[1] for t in totals.values())
     errors = sum(t[2] for t in totals.values())
-    return xml_log_safe('<?xml version="1.0" encoding="UTF-8"?>\n'
-                        f'<testsuites name="kubectl-testbench validate" tests="{tests}" failures="{failures}" '
-                        f'errors="{errors}" skipped="0" time="0">\n' + "".join(suites) + "</testsuites>\n")
+    return junit.document([("name", "kubectl-testbench validate"), ("tests", tests), ("failures", failures),
+                           ("errors", errors), ("skipped", 0), ("time", 0)], suites)
 
 
 # --- fixes -------------------------------------------------------------------------------------------------

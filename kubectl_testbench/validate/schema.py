@@ -22,6 +22,7 @@ from typing import Any
 from kubectl_testbench.load.positions import MapKey, Path, PathSegment
 from kubectl_testbench.validate.diagnostics import Fix, FixKind
 from kubectl_testbench.validate.fixes import NUMBER_TEXT, rename_fix
+from kubectl_testbench.words import plural
 
 Schema = dict[str, Any]
 
@@ -257,7 +258,7 @@ def _check_array(node: _Node, value: list[Any], path: Path, errors: list[SchemaE
     n = len(value)
     if node.min_items is not None and n < node.min_items:
         errors.append(SchemaError(path, "schema/min-items", f"Invalid value: {n} items: must have at least "
-                                  f"{node.min_items} item{'s' if node.min_items != 1 else ''}"))
+                                  f"{plural(node.min_items, 'item')}"))
     if node.max_items is not None and n > node.max_items:
         errors.append(SchemaError(path, "schema/max-items", f"Too many: {n}: must have at most {node.max_items} items"))
     items = node.items
@@ -286,7 +287,7 @@ def _check_string(node: _Node, value: str, path: Path, errors: list[SchemaError]
         errors.append(SchemaError(path, "schema/max-length", f"Too long: may not be longer than {node.max_len}"))
     if node.min_len is not None and len(value) < node.min_len:
         errors.append(SchemaError(path, "schema/min-length", f"Invalid value: {show(value)}: must be at least "
-                                  f"{node.min_len} character{'s' if node.min_len != 1 else ''} long"))
+                                  f"{plural(node.min_len, 'character')} long"))
     if node.pattern is not None and not node.pattern.search(value):
         errors.append(SchemaError(path, "schema/pattern", f"Invalid value: {show(value)}: must match "
                                   f"'{node.pattern_text}'"))

@@ -10,7 +10,6 @@ array is a flow collection.
 
 from __future__ import annotations
 
-import bisect
 import re
 from typing import Any
 
@@ -18,6 +17,7 @@ import yaml
 from yaml import events as ev
 
 from kubectl_testbench.load.libyaml import read_with
+from kubectl_testbench.load.lines import EDITOR_BREAK
 from kubectl_testbench.load.positions import PathSegment
 from kubectl_testbench.load.scalars import resolve_plain
 
@@ -198,27 +198,13 @@ def has_anchor(node: Node) -> bool:
     return (node.anchor is not None and node.kind != "alias") or any(has_anchor(c) for c in node.children())
 
 
-_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-class LineIndex:
-    """Offsets to 1-based (line, column) as editors count them: lines end at CRLF, CR or LF."""
-
-    def __init__(self, text: str) -> None:
-        self.starts = [0] + [m.end() for m in _BREAK.finditer(text)]
-
-    def position(self, offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(self.starts, offset) - 1
-        return line + 1, offset - self.starts[line] + 1
-
-
 def line_start(text: str, offset: int) -> int:
     return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
 
 
 def line_end(text: str, offset: int) -> tuple[int, int]:
     """``(end of the line's content, end including its line break)`` for the line holding ``offset``."""
-    match = _BREAK.search(text, offset)
+    match = EDITOR_BREAK.search(text, offset)
     if match is None:
         return len(text), len(text)
     return match.start(), match.end()
@@ -226,5 +212,5 @@ def line_end(text: str, offset: int) -> tuple[int, int]:
 
 def line_break(text: str, offset: int = 0) -> str:
     """The line break the text uses near ``offset`` (CRLF files stay CRLF)."""
-    match = _BREAK.search(text, offset) or _BREAK.search(text)
+    match = EDITOR_BREAK.search(text, offset) or EDITOR_BREAK.search(text)
     return match.group() if match else "\n"

@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kubectl_testbench.load.lines import indent_width
 from kubectl_testbench.load.positions import Mark
+from kubectl_testbench.words import plural
 
 _KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?([^\s#'\"\-?:][^:#]*?|'[^']*'|\"[^\"]*\"):(?:\s|$)")
 _NO_SPACE_AFTER_COLON = re.compile(r"^\s*(?:-\s+)?([A-Za-z_][\w.-]*):([^\s/:].*)$")
@@ -60,7 +62,7 @@ def syntax_hint(text: str, message: str, mark: Mark, context: Mark | None, start
     src = Source(text.splitlines(), start_line)
     line_no, col = mark
     line = src.line(line_no)
-    if "\t" in line[: _indent(line) + 1] or line.startswith("\t"):
+    if "\t" in line[: indent_width(line) + 1] or line.startswith("\t"):
         return "YAML does not allow tabs for indentation: use spaces"
     if "control characters" in message:
         return "remove the control character, or write it as an escape (\\x07) inside double quotes"
@@ -74,19 +76,15 @@ def syntax_hint(text: str, message: str, mark: Mark, context: Mark | None, start
     return f"check the indentation and the quoting of line {line_no} and the line above it"
 
 
-def _indent(text: str) -> int:
-    return len(text) - len(text.lstrip(" "))
-
-
 def _content_column(text: str) -> int:
     """Where a list item's content starts: after ``-`` and the spaces that follow it (0-based)."""
     dash = text.index("-")
     rest = text[dash + 1:]
-    return dash + 1 + (len(rest) - len(rest.lstrip(" ")))
+    return dash + 1 + indent_width(rest)
 
 
 def _spaces(n: int) -> str:
-    return f"{n} space{'' if n == 1 else 's'}"
+    return plural(n, "space")
 
 
 def _key_of(text: str) -> str:
@@ -178,9 +176,9 @@ def _mapping_value(src: Source, message: str, line_no: int, col: int, context: M
                 f'write "{glued.group(1)}: {glued.group(2)}"')
     if prev and ":" not in prev:
         return f'line {prev_no} has no \':\' after its key: write "{prev.strip()}:"'
-    if prev and _has_value(prev) and _indent(line) > _indent(prev):
+    if prev and _has_value(prev) and indent_width(line) > indent_width(prev):
         key = _key_of(prev)
-        where = _content_column(prev) if prev.lstrip().startswith("-") else _indent(prev)
+        where = _content_column(prev) if prev.lstrip().startswith("-") else indent_width(prev)
         return (f"line {line_no} is indented more than line {prev_no}, whose key {key!r} already has a value: "
                 f"indent it {_spaces(where)} like {key!r}, or move the value of line {prev_no} below its key")
     return "a value containing ': ' must be quoted"
@@ -192,7 +190,7 @@ def _missing_dash(src: Source, message: str, line_no: int, col: int, context: Ma
     start = src.line(context[0])
     dash = context[1] - 1
     line = src.line(line_no)
-    here = _indent(line)
+    here = indent_width(line)
     if not start[dash:].startswith("-"):
         return f"every item of the list that starts at line {context[0]} begins with '- ' at {_spaces(dash)}"
     content = _content_column(start)
@@ -207,7 +205,7 @@ def _expected_key(src: Source, message: str, line_no: int, col: int, context: Ma
     if "did not find expected key" not in message or context is None:
         return ""
     line = src.line(line_no)
-    here = _indent(line)
+    here = indent_width(line)
     for n in range(context[0], line_no + 1):
         text = src.line(n)
         if re.match(r"^\s*-[^\s-]", text):
@@ -230,8 +228,8 @@ def _expected_key(src: Source, message: str, line_no: int, col: int, context: Ma
     mapping = context[1] - 1
     if line.lstrip().startswith("- "):
         items = [n for n in range(context[0], line_no) if src.line(n).lstrip().startswith("- ")]
-        if items and _indent(src.line(items[-1])) != here:
-            other = _indent(src.line(items[-1]))
+        if items and indent_width(src.line(items[-1])) != here:
+            other = indent_width(src.line(items[-1]))
             return (f"line {line_no} starts a list item at {_spaces(here)}, the items above it (line {items[-1]}) "
                     f"at {_spaces(other)}: align the '-' with theirs")
         return (f"line {line_no} starts a list item where the mapping of line {context[0]} expects a key: put the "
@@ -263,10 +261,10 @@ def _simple_key(src: Source, message: str, line_no: int, col: int, context: Mark
     bare_no = context[0]
     bare = src.line(bare_no)
     prev_no, prev = src.above(bare_no)
-    if prev and _BLOCK_SCALAR.search(prev) and _indent(bare) <= _indent(prev):
+    if prev and _BLOCK_SCALAR.search(prev) and indent_width(bare) <= indent_width(prev):
         return (f"the text of the block that starts on line {prev_no} must be indented more than its key "
-                f"({_key_of(prev)!r}, at {_spaces(_indent(prev))})")
-    if prev and _has_value(prev) and _indent(bare) == _indent(prev):
+                f"({_key_of(prev)!r}, at {_spaces(indent_width(prev))})")
+    if prev and _has_value(prev) and indent_width(bare) == indent_width(prev):
         return (f"line {bare_no} is at the indentation of the keys, so it reads as a key without ':'. To continue "
                 f"the value of line {prev_no}, indent it more than {_key_of(prev)!r} or put the whole value in "
                 f'quotes; if it is a key, write "{bare.strip()}:"')

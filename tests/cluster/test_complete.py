@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kubectl_testbench.cli.complete import completions
+from kubectl_testbench.cli.kubectl_complete import completions
 from tests.cluster.conftest import FIXTURES, cli
 from tests.cluster.fakeapi import FakeApiServer
 from tests.conftest import ROOT, kubectl
@@ -80,9 +80,9 @@ def test_broken_command_line_never_raises() -> None:
 
 def test_console_script_is_declared_and_speaks_the_protocol(api: FakeApiServer, kubeconfig: Path) -> None:
     text = (ROOT / "pyproject.toml").read_text()
-    assert 'kubectl_complete-testbench = "kubectl_testbench.cli.complete:main"' in text
+    assert 'kubectl_complete-testbench = "kubectl_testbench.cli.kubectl_complete:main"' in text
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "kubectl_testbench.cli.complete", "status", "--context", ""],
+    proc = subprocess.run([sys.executable, "-m", "kubectl_testbench.cli.kubectl_complete", "status", "--context", ""],
                           capture_output=True, text=True, env=env, check=False, timeout=60)
     assert proc.returncode == 0
     assert proc.stdout == "other\nstand-in\n:4\n"
@@ -109,7 +109,7 @@ def test_real_kubectl_finds_the_plugin_and_its_completion(api: FakeApiServer, ku
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for name, module in (("kubectl-testbench", "kubectl_testbench"),
-                         ("kubectl_complete-testbench", "kubectl_testbench.cli.complete")):
+                         ("kubectl_complete-testbench", "kubectl_testbench.cli.kubectl_complete")):
         script = bin_dir / name
         script.write_text(f'#!/bin/sh\nPYTHONPATH={ROOT} exec {sys.executable} -m {module} "$@"\n')
         script.chmod(0o755)

@@ -133,7 +133,7 @@ for argv in (['validate', {str(exp)!r}], ['render', {str(exp)!r}], ['apply', '--
     except SystemExit:
         pass
     assert 'kubernetes' not in sys.modules, argv
-from kubectl_testbench.cli.complete import completions
+from kubectl_testbench.cli.kubectl_complete import completions
 completions(['apply', '--'])
 assert 'kubernetes' not in sys.modules, 'completion of flags'
 print('ok')

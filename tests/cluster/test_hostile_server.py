@@ -176,7 +176,7 @@ def test_apply_output_name_is_what_we_applied(api: FakeApiServer, kubeconfig: Pa
 
 def test_completion_offers_only_valid_names(api: FakeApiServer, kubeconfig: Path) -> None:
     """Completion candidates go into the user's shell, one a line: a name with a newline would forge another."""
-    from kubectl_testbench.cli.complete import completions
+    from kubectl_testbench.cli.kubectl_complete import completions
 
     for name in ("good", f"x{OSC52}", "a\nrm -rf ~", "$(id)"):
         api.put(experiment(name))

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from kubectl_testbench.cluster.run import progress
+from kubectl_testbench.cluster.execution import progress
 from tests.cluster.conftest import FIXTURES, cli, one_line_error
 from tests.cluster.fakeapi import FakeApiServer, Recorded
 from tests.conftest import TESTKUBE_CRDS, require_reference

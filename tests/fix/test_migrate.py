@@ -145,3 +145,13 @@ def test_without_migrate_fix_leaves_earlier_shapes_and_validate_points_to_migrat
     assert result.exit_code == 1 and path.read_text() == (HERE / "older-inline.yaml").read_text()
     hint = "hint: written for an earlier Experiment schema: kubectl testbench fix --migrate upgrades it"
     assert hint in result.stderr
+
+
+def test_a_line_break_only_python_counts_before_the_experiment_does_not_move_the_edits() -> None:
+    """split_documents counts U+2028 as a line break (str.splitlines); the chunk's offset must be found with the
+    same count, or every edit of the Experiment after it lands one line off."""
+    old = FIXTURES[0].read_bytes().decode()
+    first = "# a\u2028b\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: x}\n---\n"
+    alone = migrate_text(old, "m.yaml", Limits())
+    after = migrate_text(first + old, "m.yaml", Limits())
+    assert after.text == first + alone.text

@@ -10,10 +10,10 @@ import yaml
 
 from kubectl_testbench import layout
 from kubectl_testbench.crd.artifacts import crd_document
-from kubectl_testbench.crd.structural import crd_structural_errors
 from kubectl_testbench.emit.yamlout import dump
 from kubectl_testbench.install import bundle, operator
 from kubectl_testbench.install.bundle import InstallError, Options
+from tests.install.test_structural import crd_structural_errors
 
 CONTROLLER_KINDS = {"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Service",
                     "Deployment"}

@@ -11,8 +11,9 @@ import pytest
 
 from kubectl_testbench import layout
 from kubectl_testbench.install import bundle
-from kubectl_testbench.install.templates import declared_parameters, use_errors
+from kubectl_testbench.install.templates import declared_parameters
 from tests.conftest import EXAMPLES, ROOT
+from tests.install.test_templates import use_errors
 
 render_compile = pytest.importorskip("kubectl_testbench.render.compile")
 render_settings = pytest.importorskip("kubectl_testbench.render.settings")

@@ -10,9 +10,18 @@ import pytest
 import yaml
 
 from kubectl_testbench.crd.artifacts import crd_document
-from kubectl_testbench.crd.structural import crd_structural_errors, structural_errors
+from kubectl_testbench.crd.structural import structural_errors
 from kubectl_testbench.install import bundle
 from tests.conftest import TESTKUBE_CRDS, UPSTREAM, require_reference
+
+
+def crd_structural_errors(crd: dict[str, Any]) -> list[str]:
+    """:func:`structural_errors` for every version of a CustomResourceDefinition, prefixed by version."""
+    problems: list[str] = []
+    for version in (crd.get("spec") or {}).get("versions") or ():
+        schema = ((version.get("schema") or {}).get("openAPIV3Schema")) or {}
+        problems.extend(f"{version.get('name')}: {p}" for p in structural_errors(schema))
+    return problems
 
 
 def test_the_bundled_experiment_crd_is_structural() -> None:

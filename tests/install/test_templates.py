@@ -225,9 +225,36 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
-def test_use_errors_accepts_what_render_should_emit() -> None:
-    from kubectl_testbench.install.templates import use_errors
+def use_errors(uses: list[dict[str, Any]]) -> list[str]:
+    """The render contract's oracle: why a TestWorkflow's ``spec.use`` is wrong for these templates (empty
+    when it is right).
 
+    Testkube fails a parameter without a default that is not given (``config.x`` stays unresolved:
+    testworkflowresolver/config.go ``configFinalizer``) and values that are not int-or-string (the CRD). It
+    *ignores* a ``use[].config`` key the template does not declare (config_test.go registers undeclared keys
+    without complaint), so a misspelt key silently falls back to the default: we treat that as an error too.
+    """
+    problems: list[str] = []
+    for i, use in enumerate(uses):
+        name = use.get("name")
+        phase = PHASES.get(name) if isinstance(name, str) else None
+        if phase is None:
+            problems.append(f"use[{i}]: unknown template {name!r} (shipped: {', '.join(layout.PHASE_TEMPLATES)})")
+            continue
+        config = use.get("config") or {}
+        declared = declared_parameters(phase.template)
+        for key in sorted(set(config) - set(declared)):
+            problems.append(f"use[{i}] {name}: config.{key} is not declared by the template")
+        for key in sorted(k for k, has_default in declared.items() if not has_default and k not in config):
+            problems.append(f"use[{i}] {name}: config.{key} is required")
+        for key, value in sorted(config.items()):
+            if isinstance(value, bool) or not isinstance(value, (int, str)):
+                problems.append(f"use[{i}] {name}: config.{key} must be a string or an integer, "
+                                f"got {type(value).__name__}")
+    return problems
+
+
+def test_use_errors_accepts_what_render_should_emit() -> None:
     uses = [
         {"name": layout.SETUP_TEMPLATE, "config": {"datasetUrl": "https://example.com/e.json"}},
         {"name": layout.RUN_TEMPLATE, "config": {"agentUrl": "http://a.ns:8000", "experimentName": "e"}},
@@ -239,8 +266,6 @@ def test_use_errors_accepts_what_render_should_emit() -> None:
 
 
 def test_use_errors_rejects_undeclared_keys_missing_parameters_and_wrong_types() -> None:
-    from kubectl_testbench.install.templates import use_errors
-
     problems = use_errors([
         {"name": layout.SETUP_TEMPLATE, "config": {"url": "https://example.com/e.json"}},
         {"name": layout.RUN_TEMPLATE, "config": {"agentUrl": "http://a:8000"}},
@@ -258,6 +283,4 @@ def test_use_errors_rejects_undeclared_keys_missing_parameters_and_wrong_types()
 
 def test_the_upstream_operators_setup_config_is_accepted_now() -> None:
     """experiment_controller.go@a8e16f1 sends only datasetUrl; upstream's template required bucket and key."""
-    from kubectl_testbench.install.templates import use_errors
-
     assert use_errors([{"name": layout.SETUP_TEMPLATE, "config": {"datasetUrl": "s3://b/k.json"}}]) == []

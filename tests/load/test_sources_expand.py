@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_testbench.load.limits import Limits
-from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
+from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes, scan_tree
 
 
 def _seen(paths: list[str], base: Path) -> list[tuple[str, ...]]:
@@ -111,6 +111,28 @@ def test_an_entry_that_cannot_be_examined_is_unreadable_and_the_scan_goes_on(tmp
         ("error", "loop.yaml", "input/unreadable", "Too many levels of symbolic links"),
         ("source", "next.yaml", "True", "."),
     ]
+
+
+def test_scan_tree_takes_the_names_asked_for_and_reports_what_it_cannot_examine(tmp_path: Path) -> None:
+    """The one scanner behind validate's and the importers' directory arguments."""
+    for name in ("b.csv", "a.txt", ".hidden.csv", "sub/c.csv", ".git/d.csv"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x\n")
+    os.symlink("sub", tmp_path / "linked")  # a symlinked directory is not followed
+    os.symlink("loop.csv", tmp_path / "loop.csv")
+    found = [(os.path.relpath(path, tmp_path), err is not None) for path, err in
+             scan_tree(str(tmp_path), lambda name: name.endswith(".csv"))]
+    assert found == [("b.csv", False), ("loop.csv", True), ("sub/c.csv", False)]
+
+
+def test_an_importer_input_that_cannot_be_examined_is_an_import_error(tmp_path: Path) -> None:
+    from kubectl_testbench.integrations.importers.common import ImportInputError, expand_inputs
+
+    (tmp_path / "a.csv").write_text("x\n")
+    os.symlink("loop.csv", tmp_path / "loop.csv")
+    with pytest.raises(ImportInputError, match="Too many levels of symbolic links"):
+        expand_inputs([str(tmp_path)], ["*.csv"], "CSV files")
+    assert expand_inputs([str(tmp_path)], ["a.*"], "CSV files") == [str(tmp_path / "a.csv")]
 
 
 class _Endless(io.RawIOBase):

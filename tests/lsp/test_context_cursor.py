@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from kubectl_testbench.load.lines import LineIndex
 from kubectl_testbench.lsp.context import KEY, VALUE, cursor_at, split_key
-from kubectl_testbench.lsp.text import Lines
 
 Seen = tuple[tuple[object, ...], str, str, str, str, list[str], str | None, bool, str] | None
 
@@ -88,10 +88,10 @@ def test_the_cursor(marked: str, expected: Seen) -> None:
 
 def test_the_lines_given_are_used_only_when_they_index_this_text() -> None:
     text = "a:\n  b: 1\n"
-    stale = Lines("other: text\n")
+    stale = LineIndex("other: text\n")
     found = cursor_at(text, text.index("b"), stale)
     assert found is not None and found.path == ("a",) and found.token == "b"
-    same = cursor_at(text, text.index("1"), Lines(text))
+    same = cursor_at(text, text.index("1"), LineIndex(text))
     assert same is not None and same.path == ("a", "b")
 
 

@@ -114,9 +114,9 @@ def test_rule_links_are_the_sarif_help_uris_and_point_at_the_rules_doc_headings(
     ("  broken: {name: a", "{name", "{name: a"),
 ])
 def test_the_underlined_token(line: str, at: str, token: str) -> None:
+    from kubectl_testbench.load.lines import LineIndex
     from kubectl_testbench.lsp.ranges import token_span
-    from kubectl_testbench.lsp.text import Lines
 
     text = f"a: 1\n{line}\nb: 2\n"
-    start, end = token_span(text, Lines(text), text.index(at))
+    start, end = token_span(text, LineIndex(text), text.index(at))
     assert text[start:end] == token

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from kubectl_testbench.load.lines import LineIndex
 from kubectl_testbench.lsp.ranges import token_span
-from kubectl_testbench.lsp.text import Lines
 
 
 def underlined(line: str, at: str, whole_line: bool = False, occurrence: int = 0) -> str:
     text = f"a: 1\n{line}\nb: 2\n"
     offset = text.index(line) + _find(line, at, occurrence)
-    start, end = token_span(text, Lines(text), offset, whole_line)
+    start, end = token_span(text, LineIndex(text), offset, whole_line)
     return text[start:end]
 
 
@@ -92,42 +92,42 @@ def test_whole_line_findings_underline_the_lines_content_without_its_indentation
 
 def test_a_bracket_left_open_on_an_earlier_line_does_not_make_a_flow_of_this_one() -> None:
     text = "k: [a,\n  b], c\n"
-    start, end = token_span(text, Lines(text), text.index("b]"))
+    start, end = token_span(text, LineIndex(text), text.index("b]"))
     assert text[start:end] == "b], c"
 
 
 def test_a_finding_past_the_content_underlines_the_line() -> None:
     text = "a: 1\n  key: value   \nb: 2\n"
-    start, end = token_span(text, Lines(text), text.index("\nb") - 1)
+    start, end = token_span(text, LineIndex(text), text.index("\nb") - 1)
     assert text[start:end] == "key: value"
 
 
 def test_a_finding_at_the_end_of_a_line_with_content_underlines_that_content() -> None:
     text = "a: 1\n  key: value\nb: 2\n"
-    start, end = token_span(text, Lines(text), text.index("\nb"))
+    start, end = token_span(text, LineIndex(text), text.index("\nb"))
     assert text[start:end] == "key: value"
 
 
 def test_a_blank_line_gets_an_empty_range_where_the_finding_is() -> None:
     text = "a: 1\n   \nb: 2\n"
     offset = text.index("   ") + 1
-    assert token_span(text, Lines(text), offset) == (offset, offset)
+    assert token_span(text, LineIndex(text), offset) == (offset, offset)
     empty = "a: 1\n\nb: 2\n"
-    assert token_span(empty, Lines(empty), 5) == (5, 5)
+    assert token_span(empty, LineIndex(empty), 5) == (5, 5)
 
 
 def test_offsets_outside_the_text_stay_on_the_first_or_last_line() -> None:
     text = "key: value\nlast: line"
-    assert token_span(text, Lines(text), -5) == (0, 3)
-    assert text[slice(*token_span(text, Lines(text), len(text) + 10))] == "last: line"
+    assert token_span(text, LineIndex(text), -5) == (0, 3)
+    assert text[slice(*token_span(text, LineIndex(text), len(text) + 10))] == "last: line"
 
 
 def test_the_range_never_crosses_a_line_break() -> None:
     text = 'k: "open\nnext: "x"\n'
-    start, end = token_span(text, Lines(text), text.index('"open'))
+    start, end = token_span(text, LineIndex(text), text.index('"open'))
     assert text[start:end] == '"open'
     text = "k: [a,\n  b]\n"
-    start, end = token_span(text, Lines(text), text.index("[a"))
+    start, end = token_span(text, LineIndex(text), text.index("[a"))
     assert text[start:end] == "[a,"
 
 
@@ -141,5 +141,5 @@ def test_the_range_never_crosses_a_line_break() -> None:
     ("k: 'it''", "'it", "'it''"),
 ])
 def test_tokens_at_the_very_end_of_the_text(text: str, at: str, token: str) -> None:
-    start, end = token_span(text, Lines(text), text.index(at))
+    start, end = token_span(text, LineIndex(text), text.index(at))
     assert text[start:end] == token

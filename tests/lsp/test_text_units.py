@@ -12,7 +12,6 @@ from kubectl_testbench.lsp.text import (
     UTF16,
     UTF32,
     Document,
-    Lines,
     Position,
     TextIndex,
     chars_for_units,
@@ -50,38 +49,6 @@ def test_utf8_counts_bytes_and_utf16_counts_pairs() -> None:
     assert units("é😀", UTF8) == 6
     assert units("é😀", UTF16) == 3
     assert units("é😀", UTF32) == 2
-
-
-def test_lines_break_where_their_rules_say_and_clamp_offsets() -> None:
-    lines = Lines("ab\r\ncd\re\n")
-    assert len(lines) == 4
-    assert lines.starts == [0, 4, 7, 9]
-    assert lines.ends == [2, 6, 8, 9]
-    assert [lines.content(n) for n in range(4)] == ["ab", "cd", "e", ""]
-    assert lines.line_of(-3) == 0
-    assert lines.line_of(0) == 0
-    assert lines.line_of(3) == 0  # inside the CRLF: the line it ends
-    assert lines.line_of(4) == 1
-    assert lines.line_of(100) == 3
-
-
-@pytest.mark.parametrize(("line", "column", "offset"), [
-    (0, 0, 0),
-    (0, 1, 1),
-    (0, 2, 2),
-    (0, 5, 2),  # clamped to the content, never into the CRLF
-    (0, -4, 0),
-    (1, 1, 5),
-    (1, 9, 6),  # clamped to its own line's content
-    (2, 5, 8),
-    (-2, 1, 1),  # a negative line is the first one
-    (2, 0, 7),
-    (3, 0, 9),  # the empty last line
-    (4, 0, 9),  # past the last line: the end of the text
-    (9, 3, 9),
-])
-def test_offset_of_an_engine_line_and_column(line: int, column: int, offset: int) -> None:
-    assert Lines("ab\r\ncd\re\n").offset_of(line, column) == offset
 
 
 def test_positions_of_offsets_outside_the_text_are_clamped() -> None:

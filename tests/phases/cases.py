@@ -19,10 +19,10 @@ from typing import Any
 import yaml
 
 from kubectl_testbench.install import bundle
+from kubectl_testbench.local.values import Values
 from kubectl_testbench.phases.env import Env
 from kubectl_testbench.render.dataset import experiment_json
 from kubectl_testbench.render.resolve import ResolvedWorkflow
-from kubectl_testbench.runlocal.values import Values
 from tests.conftest import EXAMPLES
 from tests.contract.test_phase_contract import INLINE, MODES, OPERATOR_DEFECTS, SOURCES, _as, _experiment
 from tests.phases import workflow as wf

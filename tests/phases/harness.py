@@ -1,6 +1,6 @@
 """Run resolved steps with the real phase package, the way the phase container runs them.
 
-The step type and the executor are run --local's own (:mod:`kubectl_testbench.runlocal.steps` and ``.execute``):
+The step type and the executor are run --local's own (:mod:`kubectl_testbench.local.steps` and ``.execute``):
 a :class:`PhaseStep` is the argv after the image's ``uv run python3``, its env, working directory and mounted
 files in container paths; :func:`run_phase` maps the container's ``/`` to a sandbox directory and runs the phase
 environment's Python there with only the step's env, what the image sets, and :data:`SANDBOX_ENV`.
@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from kubectl_testbench.local.execute import StepResult, host_path, run_step
+from kubectl_testbench.local.steps import LocalStep
 from kubectl_testbench.phases.env import Env
-from kubectl_testbench.runlocal.execute import StepResult, host_path, run_step
-from kubectl_testbench.runlocal.steps import LocalStep
 
 PhaseStep = LocalStep
 PhaseResult = StepResult

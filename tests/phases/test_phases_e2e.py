@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
+from kubectl_testbench.local.values import Values
 from kubectl_testbench.phases.env import Env
-from kubectl_testbench.runlocal.values import Values
 from tests.conftest import EXAMPLES, ROOT
 from tests.phases import workflow as wf
 from tests.phases.a2a_agent import TOOL, TOOL_ARGS, A2AAgentStandIn

@@ -4,7 +4,7 @@
   ``parse_document``;
 - operator mode: the TestWorkflow the upstream operator builds (tests/contract/operator.py), resolved against
   ``install --mode operator``'s templates and printed/read back the same way;
-- each resolved step becomes a :class:`~kubectl_testbench.runlocal.steps.LocalStep` (``valueFrom`` looked up in
+- each resolved step becomes a :class:`~kubectl_testbench.local.steps.LocalStep` (``valueFrom`` looked up in
   the Secrets/ConfigMaps the test gives, refused otherwise; mounted files from their rendered content);
 - then only the in-cluster host names are swapped for the stand-ins' ``127.0.0.1`` origins (:func:`swap_hosts`):
   the agent, the gateway, MinIO, the OTLP collector and the dataset host. Everything else runs as resolved.
@@ -20,6 +20,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from kubectl_testbench.install import bundle
+from kubectl_testbench.local.steps import LocalStep, local_steps
+from kubectl_testbench.local.values import Values
 from kubectl_testbench.render.resolve import (
     ExecutionContext,
     ResolvedWorkflow,
@@ -28,8 +30,6 @@ from kubectl_testbench.render.resolve import (
     resolve_objects,
 )
 from kubectl_testbench.render.resolve.sources import templates_in
-from kubectl_testbench.runlocal.steps import LocalStep, local_steps
-from kubectl_testbench.runlocal.values import Values
 from tests.conftest import run_cli
 from tests.contract.operator import operator_objects
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from kubectl_testbench.load.lines import LineIndex
 from kubectl_testbench.validate.diagnostics import Diagnostic, Edit, Fix, FixKind, Severity
 from kubectl_testbench.validate.edits import (
     ANCHORED,
@@ -19,7 +20,7 @@ from kubectl_testbench.validate.edits import (
     scalar_text,
     with_byte_offsets,
 )
-from kubectl_testbench.validate.spans import LineIndex, json_span_tree
+from kubectl_testbench.validate.spans import json_span_tree
 
 Q, R, N, D, INS = FixKind.QUOTE, FixKind.REPLACE, FixKind.RENAME_KEY, FixKind.DELETE, FixKind.INSERT
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from kubectl_testbench.validate.spans import (
-    LineIndex,
     Node,
     find,
     has_anchor,
@@ -149,14 +148,6 @@ def test_json_that_is_not_one_value_has_no_tree(broken: str) -> None:
 def test_a_json_scalar_document() -> None:
     root = json_span_tree('"text"')
     assert root is not None and (root.kind, root.value, root.start, root.end) == ("scalar", "text", 0, 6)
-
-
-@pytest.mark.parametrize(("source", "offset", "position"), [
-    ("ab\ncd", 0, (1, 1)), ("ab\ncd", 2, (1, 3)), ("ab\ncd", 3, (2, 1)), ("ab\r\ncd", 4, (2, 1)),
-    ("ab\rcd", 3, (2, 1)), ("ab\ncd\n", 6, (3, 1)),
-])
-def test_line_index_counts_every_kind_of_line_break(source: str, offset: int, position: tuple[int, int]) -> None:
-    assert LineIndex(source).position(offset) == position
 
 
 def test_line_helpers() -> None:

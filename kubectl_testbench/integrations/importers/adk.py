@@ -625,10 +625,3 @@ def _metrics(step: StepSpec, criteria: Criteria, rubrics: list[Rubric], state: _
 def _tool_rubric(rubric: Rubric) -> bool:
     return bool(rubric.type) and "TOOL" in str(rubric.type).upper()
 
-
-def describe_criteria() -> list[tuple[str, str]]:
-    """(ADK criterion, what it becomes) for documentation, including the ones that are not carried over."""
-    rows = list(CRITERIA.items())
-    rows.extend((k, f"not carried over: {v}") for k, v in _UNSUPPORTED_CRITERIA.items())
-    return rows
-

@@ -19,6 +19,7 @@ from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Mark, PathSegment, PosDict, PosList, field_path
 from kubectl_testbench.model.constants import API_VERSION, KIND
 from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES, PHASE_PACKAGE, UNSCORABLE
+from kubectl_testbench.words import plural
 
 STDIN = "-"
 ANNOTATION_PREFIX = "import.testbench.agentic-layer.ai"
@@ -341,7 +342,7 @@ def never_scores(name: str) -> str | None:
 
 def dropped_message(metric: str, steps: int) -> str:
     """The warning for a metric left out because it would never score (once per metric, at its first step)."""
-    return (f"{metric} is not carried over ({steps} step{'s' if steps > 1 else ''}, the first here): "
+    return (f"{metric} is not carried over ({plural(steps, 'step')}, the first here): "
             f"{PHASE_PACKAGE} cannot score it (kubectl testbench explain metrics says why and lists those that do)")
 
 
@@ -455,17 +456,12 @@ def expand_inputs(paths: Iterable[str], patterns: Sequence[str], what: str) -> l
 
 
 def _scan(directory: str, patterns: Sequence[str]) -> Iterator[str]:
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError as err:
-        raise ImportInputError(directory, err.strerror or str(err)) from None
-    for entry in entries:
-        if entry.name.startswith("."):
-            continue
-        if entry.is_dir(follow_symlinks=False):
-            yield from _scan(entry.path, patterns)
-        elif entry.is_file() and any(fnmatch.fnmatchcase(entry.name, p) for p in patterns):
-            yield entry.path
+    from kubectl_testbench.load.sources import scan_tree
+
+    for path, err in scan_tree(directory, lambda name: any(fnmatch.fnmatchcase(name, p) for p in patterns)):
+        if err is not None:
+            raise ImportInputError(path, err.strerror or str(err))
+        yield path
 
 
 def read_input_bytes(path: str, limits: Limits = DEFAULT_LIMITS) -> bytes:

@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kubectl_testbench import layout
-from kubectl_testbench.runlocal.steps import PHASE_ENTRYPOINT, LocalStep
+from kubectl_testbench.local.steps import PHASE_ENTRYPOINT, LocalStep
 
 IMAGE_ENV = {"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 """What the phase image's Dockerfile sets for every phase (Dockerfile@84cbca3:22-23)."""
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 RUNTIMES = ("docker", "podman")
+"""The container runtimes ``--runtime container`` looks for on PATH, in this order."""
 
 Line = Callable[[str], None]
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_testbench.runlocal import preflight, session
-from kubectl_testbench.runlocal.execute import container_command, host_path, run_step
-from kubectl_testbench.runlocal.progress import Tracker
-from kubectl_testbench.runlocal.steps import LocalStep
+from kubectl_testbench.local import preflight, session
+from kubectl_testbench.local.execute import container_command, host_path, run_step
+from kubectl_testbench.local.progress import Tracker
+from kubectl_testbench.local.steps import LocalStep
 
 STEP = LocalStep("run", ("-m", "testbench.run", "http://127.0.0.1:8000", "weather"),
                  {"OPENAI_API_KEY": "sk-secret", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://localhost:4318"},
@@ -156,7 +156,7 @@ def test_a_warm_step_imports_ahead_and_runs_its_module_as_main_only_when_release
     import sys
     import time
 
-    from kubectl_testbench.runlocal.execute import WarmStep
+    from kubectl_testbench.local.execute import WarmStep
 
     package = tmp_path / "pkg"
     package.mkdir()
@@ -183,7 +183,7 @@ def test_a_warm_step_imports_ahead_and_runs_its_module_as_main_only_when_release
 def test_a_warm_step_that_is_never_released_is_stopped(tmp_path: Path) -> None:
     import sys
 
-    from kubectl_testbench.runlocal.execute import WarmStep
+    from kubectl_testbench.local.execute import WarmStep
 
     warm = WarmStep(Path(sys.executable), LocalStep("p", ("-m", "json.tool")), tmp_path, {})
     warm.cancel()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubectl_testbench.runlocal.values import Values, ValuesError
+from kubectl_testbench.local.values import Values, ValuesError
 
 
 def secret(name: str, data: dict[str, str] | None = None, string_data: dict[str, object] | None = None,

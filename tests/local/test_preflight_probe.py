@@ -12,7 +12,7 @@ from typing import ClassVar
 
 import pytest
 
-from kubectl_testbench.runlocal import preflight
+from kubectl_testbench.local import preflight
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from kubectl_testbench.layout import SETUP_TEMPLATE
+from kubectl_testbench.local.steps import PHASE_ENTRYPOINT, LocalStep, StepError, local_step, local_steps
+from kubectl_testbench.local.values import Values
 from kubectl_testbench.render.resolve import EnvValue, MountedFile, ResolvedStep, ResolvedWorkflow
-from kubectl_testbench.runlocal.steps import PHASE_ENTRYPOINT, LocalStep, StepError, local_step, local_steps
-from kubectl_testbench.runlocal.values import Values
 
 SECRET = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}, "stringData": {"k": "v", "f": "body"}}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubectl_testbench.runlocal.progress import WIDTH, Tracker
+from kubectl_testbench.local.progress import WIDTH, Tracker
 
 
 def said(phase: str | None, lines: list[str], shape: list[int] | None = None) -> list[str]:

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kubectl_testbench.layout import SETUP_TEMPLATE
-from kubectl_testbench.render.settings import OTEL_SDK_DISABLED
-from kubectl_testbench.runlocal.plan import (
+from kubectl_testbench.local.plan import (
     Endpoints,
     PlanError,
     agent_url_in,
@@ -15,7 +14,8 @@ from kubectl_testbench.runlocal.plan import (
     plan,
     port_forward_hint,
 )
-from kubectl_testbench.runlocal.steps import LocalStep
+from kubectl_testbench.local.steps import LocalStep
+from kubectl_testbench.render.settings import OTEL_SDK_DISABLED
 
 AGENT = "http://agent.agents:8000"
 RUN = LocalStep("run", ("-m", "testbench.run", AGENT, "exp"), {"CI": "1"}, template="run-template")

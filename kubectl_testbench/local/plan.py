@@ -25,8 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
+from kubectl_testbench.local.steps import LocalStep
 from kubectl_testbench.render.settings import OTEL_SDK_DISABLED, OTLP_ENDPOINT_ENVS
-from kubectl_testbench.runlocal.steps import LocalStep
 
 JUDGE_PLACEHOLDER_KEY = "testbench"
 OTLP_ENVS = (*OTLP_ENDPOINT_ENVS, "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT")

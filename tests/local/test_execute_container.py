@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_testbench.runlocal.execute import (
+from kubectl_testbench.local.execute import (
     StepResult,
     container_command,
     container_host,
@@ -17,7 +17,7 @@ from kubectl_testbench.runlocal.execute import (
     to_container_url,
     warmable,
 )
-from kubectl_testbench.runlocal.steps import LocalStep
+from kubectl_testbench.local.steps import LocalStep
 
 
 @pytest.mark.parametrize(("url", "seen"), [

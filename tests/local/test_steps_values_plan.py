@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from kubectl_testbench.local.plan import Endpoints, PlanError, in_cluster, plan, port_forward_hint
+from kubectl_testbench.local.steps import LocalStep, StepError, local_steps
+from kubectl_testbench.local.values import Values, ValuesError
 from kubectl_testbench.render.resolve import ResolvedWorkflow, parse_document
-from kubectl_testbench.runlocal.plan import Endpoints, PlanError, in_cluster, plan, port_forward_hint
-from kubectl_testbench.runlocal.steps import LocalStep, StepError, local_steps
-from kubectl_testbench.runlocal.values import Values, ValuesError
 from tests.conftest import EXAMPLES, ROOT, run_cli
 
 FIXTURES = ROOT / "tests" / "render" / "fixtures"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from kubectl_testbench import layout
-from kubectl_testbench.runlocal.execute import StepResult
-from kubectl_testbench.runlocal.session import (
+from kubectl_testbench.local.execute import StepResult
+from kubectl_testbench.local.session import (
     MARKER,
     Outcome,
     Prepared,
@@ -21,7 +21,7 @@ from kubectl_testbench.runlocal.session import (
     dataset_shape,
     execution_id,
 )
-from kubectl_testbench.runlocal.steps import LocalStep
+from kubectl_testbench.local.steps import LocalStep
 
 
 def refused(path: Path) -> str:

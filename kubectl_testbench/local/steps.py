@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from kubectl_testbench import layout
+from kubectl_testbench.local.values import Values, ValuesError
 from kubectl_testbench.render.resolve import IMAGE_ENTRYPOINTS, ResolvedStep, ResolvedWorkflow
-from kubectl_testbench.runlocal.values import Values, ValuesError
 
 PHASE_ENTRYPOINT = list(IMAGE_ENTRYPOINTS[layout.TESTWORKFLOW_IMAGE])
 """``uv run python3``: what the phase image runs; the argv of a :class:`LocalStep` comes after it."""

@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from kubectl_testbench import layout
-from kubectl_testbench.runlocal.execute import StepResult, WarmStep, host_path, run_container_step, run_step, warmable
-from kubectl_testbench.runlocal.plan import Endpoints, PlanError, plan
-from kubectl_testbench.runlocal.progress import Tracker
-from kubectl_testbench.runlocal.steps import LocalStep, StepError, local_steps
-from kubectl_testbench.runlocal.values import Values, ValuesError
+from kubectl_testbench.local.execute import StepResult, WarmStep, host_path, run_container_step, run_step, warmable
+from kubectl_testbench.local.plan import Endpoints, PlanError, plan
+from kubectl_testbench.local.progress import Tracker
+from kubectl_testbench.local.steps import LocalStep, StepError, local_steps
+from kubectl_testbench.local.values import Values, ValuesError
 
 MARKER = ".kubectl-testbench-run"
 """Marks an output directory as ours: only such a directory is replaced by the next run."""

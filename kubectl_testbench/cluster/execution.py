@@ -24,7 +24,6 @@ from kubectl_testbench.render import naming
 TERMINAL = ("passed", "failed", "aborted")
 REPORT_ARTIFACT = posixpath.relpath(layout.REPORT_PATH, layout.WORKING_DIR)
 """The visualize step collects the report relative to its working directory."""
-EVALUATED_ARTIFACT = posixpath.relpath(layout.EVALUATED_PATH, layout.WORKING_DIR)
 METRIC = "testbench_evaluation_metric"
 TESTKUBE_API_SERVICE = "testkube-api-server:8088"
 MAX_LABEL = 63

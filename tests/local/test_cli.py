@@ -75,7 +75,7 @@ def test_the_normal_cli_start_up_never_imports_run_local() -> None:
     code = f"""
 import sys
 import kubectl_testbench.cli.main as m
-OURS = ('kubectl_testbench.runlocal', 'kubectl_testbench.cli.run_local', 'kubectl_testbench.phases')
+OURS = ('kubectl_testbench.local', 'kubectl_testbench.cli.run_local', 'kubectl_testbench.phases')
 def loaded():
     return sorted(n for n in sys.modules if n.startswith(OURS))
 for argv in (['validate', {WEATHER!r}], ['render', {WEATHER!r}], ['run', '--help'],
@@ -96,5 +96,5 @@ print(loaded())
     assert done.returncode == 0, done.stderr
     modules = ["execute", "plan", "preflight", "progress", "session", "steps", "values"]
     assert done.stdout.strip().splitlines()[-1] == str([
-        "kubectl_testbench.cli.run_local", "kubectl_testbench.runlocal",
-        *(f"kubectl_testbench.runlocal.{m}" for m in modules)])
+        "kubectl_testbench.cli.run_local", "kubectl_testbench.local",
+        *(f"kubectl_testbench.local.{m}" for m in modules)])
