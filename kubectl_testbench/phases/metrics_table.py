@@ -12,12 +12,12 @@ import os
 import subprocess
 import sys
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
+from kubectl_testbench.package_data import GENERATED_DIR
 from kubectl_testbench.phases.env import Env, PhaseEnvError, ensure_phase_env
 
-GENERATED = Path(__file__).resolve().parent.parent / "_generated" / "metrics.json"
+GENERATED = GENERATED_DIR / "metrics.json"
 
 
 def introspect(env: Env) -> dict[str, Any]:

@@ -17,7 +17,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-GENERATED = Path(__file__).resolve().parent.parent / "_generated" / "cel-rules.json"
+from kubectl_testbench.package_data import GENERATED_DIR
+
+GENERATED = GENERATED_DIR / "cel-rules.json"
 MAX_PROJECTIONS = 4096
 """A presence-only rule over more paths than this is left to run-time evaluation."""
 

@@ -20,7 +20,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-GENERATED = Path(__file__).resolve().parent.parent / "_generated" / "cel-parser.json"
+from kubectl_testbench.package_data import GENERATED_DIR
+
+GENERATED = GENERATED_DIR / "cel-parser.json"
 
 BUILD_OPTIONS: dict[str, Any] = {
     "parser": "lalr",

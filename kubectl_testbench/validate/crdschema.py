@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from kubectl_testbench.model.constants import VERSION
+from kubectl_testbench.package_data import GENERATED_DIR
 from kubectl_testbench.validate.schema import SchemaValidator
 
-GENERATED = Path(__file__).resolve().parent.parent / "_generated" / "experiment-crd.json"
+GENERATED = GENERATED_DIR / "experiment-crd.json"
 
 
 @cache

@@ -10,8 +10,9 @@ image lacks): those are UNSCORABLE, with the reason.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
+
+from kubectl_testbench.package_data import GENERATED_DIR
 
 RESPONSE = "response"
 TOOL_CALLS = "toolCalls"
@@ -21,7 +22,7 @@ CONTEXTS = "retrievedContexts"
 
 # a plain path, as crdschema reads the CRD: importlib.resources costs ~4 ms of imports on every start;
 # JSON text is UTF-8, and json reads the bytes as such
-GENERATED = Path(__file__).resolve().parent.parent / "_generated" / "metrics.json"
+GENERATED = GENERATED_DIR / "metrics.json"
 TABLE: dict[str, Any] = json.loads(GENERATED.read_bytes())
 PHASE_PACKAGE = f"{TABLE['package']} {TABLE['version']}"
 """Which release the table describes, for messages."""
