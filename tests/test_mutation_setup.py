@@ -27,10 +27,16 @@ M = _script()
 CONFIG = M.settings()
 
 
-def test_the_default_set_is_every_module_of_load_and_validate() -> None:
+GENERATORS_OUT_OF_VALIDATE = ["kubectl_testbench/generate/cel_parser.py", "kubectl_testbench/generate/cel_rules.py",
+                              "kubectl_testbench/generate/rules_doc.py"]
+"""Generation code that lived in validate/ until issue 30, and is mutated as it was."""
+
+
+def test_the_default_set_is_every_module_of_load_and_validate_and_the_generators_taken_out_of_validate() -> None:
     chosen = M.modules(CONFIG, [])
-    expected = sorted(str(p.relative_to(ROOT)) for d in ("load", "validate")
-                      for p in (ROOT / "kubectl_testbench" / d).glob("*.py") if p.name != "__init__.py")
+    expected = sorted([*(str(p.relative_to(ROOT)) for d in ("load", "validate")
+                         for p in (ROOT / "kubectl_testbench" / d).glob("*.py") if p.name != "__init__.py"),
+                       *GENERATORS_OUT_OF_VALIDATE])
     assert chosen == expected
     assert M.modules(CONFIG, ["kubectl_testbench/validate/cr*.py"]) == ["kubectl_testbench/validate/crdschema.py",
                                                                         "kubectl_testbench/validate/cron.py"]

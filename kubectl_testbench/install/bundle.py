@@ -137,7 +137,7 @@ def foreign_namespaces(options: Options) -> list[str]:
 
 def objects(options: Options) -> list[dict[str, Any]]:
     """Every manifest of the bundle, in apply order."""
-    from kubectl_testbench.crd.artifacts import crd_document
+    from kubectl_testbench.crd.document import crd_document
 
     options.check()
     objs: list[dict[str, Any]] = [crd_document(), dashboard.configmap(options.dashboard_namespace)]

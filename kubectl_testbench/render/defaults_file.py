@@ -33,17 +33,8 @@ class DefaultsError(Exception):
 
 
 GENERATED_SCHEMA = GENERATED_DIR / "render-defaults-schema.json"
-
-
-def defaults_schema() -> dict[str, Any]:
-    """The RenderDefaults schema, from its pydantic model; committed to ``_generated/`` by
-    ``python -m kubectl_testbench.crd.artifacts --write`` so that reading a defaults file needs no pydantic."""
-    from kubectl_testbench.crd.openapi import model_schema
-    from kubectl_testbench.model.defaults import RenderDefaults
-
-    schema = model_schema(RenderDefaults)
-    schema["properties"]["metadata"] = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
-    return schema
+"""The RenderDefaults schema, generated from its pydantic model (:mod:`kubectl_testbench.generate.defaults_schema`)
+so that reading a defaults file needs no pydantic."""
 
 
 @cache

@@ -1,6 +1,6 @@
 """The RAGAS metrics the evaluate phase can score, and the reference data each needs: generated, not typed.
 
-The table comes from the phase package itself (``python -m kubectl_testbench.phases.metrics_table --write``
+The table comes from the phase package itself (``python -m kubectl_testbench.generate --write metrics``
 introspects agentic-layer-testbench in its phase environment; a test checks the committed file against it).
 Metric names are class names in ``ragas.metrics.collections``. A class can be there and still never score in
 this release (it needs embeddings or ``retrieved_contexts``, which the phase never passes, or a package the

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from kubectl_testbench.generate import cel_rules
 from kubectl_testbench.validate import cel_env, cel_shipped, cel_store, cel_tables
 from kubectl_testbench.validate.cel import CompiledRule, analysis_key, outcome_key, saved_outcome
 from kubectl_testbench.validate.crdschema import open_api_schema
@@ -94,7 +95,7 @@ def test_the_parsers_agree_on_token_positions_and_on_syntax_errors(parsers: dict
 def test_every_shipped_outcome_is_celpys_verdict_through_both_parsers(parsers: dict[str, Any]) -> None:
     table = cel_shipped.load(cel_shipped.GENERATED)
     assert len(table.outcomes) == 8, "the dataset rule: every combination of s3, url and inline"
-    rules = cel_shipped.rules_of(SCHEMA)
+    rules = cel_rules.rules_of(SCHEMA)
     assert rules and all(analysis_key(spec) in table.analyses for spec, _ in rules)
     for name, parser in parsers.items():
         with parser_in_use(parser):
@@ -174,7 +175,7 @@ def test_tables_for_another_lark_or_grammar_are_not_used(tmp_path: Path) -> None
 
 def test_the_generated_tables_do_not_depend_on_hash_randomisation() -> None:
     """Lark numbers states and tokens in set order; the committed file must be the same on every machine."""
-    code = "from kubectl_testbench.validate.cel_tables import tables_text; print(tables_text(), end='')"
+    code = "from kubectl_testbench.generate.cel_parser import tables_text; print(tables_text(), end='')"
     texts = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": seed}).stdout
              for seed in ("1", "2", "3")}
@@ -182,7 +183,7 @@ def test_the_generated_tables_do_not_depend_on_hash_randomisation() -> None:
 
 
 def test_presence_projections_cover_absent_present_and_cut_short_paths() -> None:
-    projections = cel_shipped.presence_projections([("a",), ("b", "c")])
+    projections = cel_rules.presence_projections([("a",), ("b", "c")])
     assert projections == sorted(projections, key=lambda p: json.dumps(p, sort_keys=True))
     assert {json.dumps(p, sort_keys=True) for p in projections} == {
         json.dumps(p, sort_keys=True) for p in
@@ -232,5 +233,5 @@ def test_presence_projections_are_exactly_the_projections_of_every_document(
     from kubectl_testbench.validate.cel import project
 
     expected = {json.dumps(project(d, presence, []), sort_keys=True) for d in _documents(presence)}
-    got = [json.dumps(p, sort_keys=True) for p in cel_shipped.presence_projections(presence)]
+    got = [json.dumps(p, sort_keys=True) for p in cel_rules.presence_projections(presence)]
     assert got == sorted(expected)
