@@ -4,8 +4,8 @@ What is written is Lark's own serialization of a parser (``Lark.memo_serialize``
 option pickles and its standalone tool embeds), as JSON with states, tokens and rule ids renumbered in a
 canonical order, because Lark numbers them in set order and the file must not change from one generation
 to the next. The file names the Lark version and the grammar's digest it was built from
-(:func:`~kubectl_testbench.validate.cel_tables.stamp`); the run time loads it
-(:func:`~kubectl_testbench.validate.cel_tables.load`) or, when the stamp differs, builds the parser itself.
+(:func:`~kubectl_testbench.validate.cel.parser_tables.stamp`); the run time loads it
+(:func:`~kubectl_testbench.validate.cel.parser_tables.load`) or, when the stamp differs, builds the parser itself.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kubectl_testbench.validate.cel_tables import BUILD_OPTIONS, grammar_text, stamp
+from kubectl_testbench.validate.cel.parser_tables import BUILD_OPTIONS, grammar_text, stamp
 
 
 def tables_text() -> str:

@@ -1,10 +1,10 @@
 """``_generated/cel-rules.json``: celpy's verdicts on the packaged CRD's rules, computed once here.
 
 A rule's outcome depends only on the rule and on the projection of ``self`` it observes (see
-:mod:`kubectl_testbench.validate.cel`). For a rule that only tests presence with ``has()``, as the
+:mod:`kubectl_testbench.validate.cel.evaluate`). For a rule that only tests presence with ``has()``, as the
 dataset rule does, those projections are few (2³ for three fields): every one is evaluated with celpy
 and written, with each rule's analysis and the API server's cost verdict on the CRD. The run time reads
-the table (:mod:`kubectl_testbench.validate.cel_shipped`) and evaluates anything not listed.
+the table (:mod:`kubectl_testbench.validate.cel.shipped`) and evaluates anything not listed.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ def presence_projections(presence: list[tuple[str, ...]]) -> list[Any]:
 
     A document is built for every choice of how deep each path goes. Every node is an object: a path's
     inner nodes must be (the schema says so), and at a path's end only presence is observed, which
-    :func:`~kubectl_testbench.validate.cel.project` turns into the same placeholder whatever the value.
+    :func:`~kubectl_testbench.validate.cel.evaluate.project` turns into the same placeholder whatever the value.
     """
-    from kubectl_testbench.validate.cel import project
+    from kubectl_testbench.validate.cel.evaluate import project
 
     seen: dict[str, Any] = {}
     for depths in itertools.product(*(range(len(path) + 1) for path in presence)):
@@ -51,7 +51,7 @@ def presence_projections(presence: list[tuple[str, ...]]) -> list[Any]:
 
 def table(schema: dict[str, Any]) -> dict[str, Any]:
     """The analyses, outcomes and cost findings of ``schema``'s rules, evaluated with celpy."""
-    from kubectl_testbench.validate.cel import CompiledRule, analysis_key, outcome_key, saved_outcome
+    from kubectl_testbench.validate.cel.evaluate import CompiledRule, analysis_key, outcome_key, saved_outcome
     from kubectl_testbench.validate.crdschema import refused_in
 
     analyses: dict[str, Any] = {}

@@ -19,14 +19,15 @@ def crd_files() -> dict[Path, str]:
     from kubectl_testbench.crd.jsonschema import json_schema_text
     from kubectl_testbench.generate.cel_parser import tables_text
     from kubectl_testbench.generate.crd import CRD_FILE, JSON_SCHEMA_FILE, packaged_cel_rules_text, packaged_crd_text
-    from kubectl_testbench.validate import cel_shipped, cel_tables, crdschema
+    from kubectl_testbench.validate import crdschema
+    from kubectl_testbench.validate.cel import parser_tables, shipped
 
     return {
         REPO / "schemas" / CRD_FILE: crd_yaml(),
         REPO / "schemas" / JSON_SCHEMA_FILE: json_schema_text(),
         crdschema.GENERATED: packaged_crd_text(),
-        cel_tables.GENERATED: tables_text(),
-        cel_shipped.GENERATED: packaged_cel_rules_text(),
+        parser_tables.GENERATED: tables_text(),
+        shipped.GENERATED: packaged_cel_rules_text(),
     }
 
 

@@ -47,14 +47,14 @@ def refused_rules() -> dict[tuple[tuple[str, ...], int], Any]:
     (:mod:`cel_shipped`), so no run imports celpy to recompute it; without that table it is computed
     once and remembered in the CEL store.
     """
-    from kubectl_testbench.validate.cel_cost import CostFinding
-    from kubectl_testbench.validate.cel_shipped import shipped
+    from kubectl_testbench.validate.cel.cost import CostFinding
+    from kubectl_testbench.validate.cel.shipped import shipped
 
     saved = shipped().refused
     if saved is None:
         import hashlib
 
-        from kubectl_testbench.validate.cel_store import store
+        from kubectl_testbench.validate.cel.store import store
 
         schema = open_api_schema()
         key = "cost:" + hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
@@ -69,9 +69,9 @@ def refused_rules() -> dict[tuple[tuple[str, ...], int], Any]:
 
 def refused_in(schema: dict[str, Any]) -> dict[tuple[tuple[str, ...], int], Any]:
     """Per rule, the API server's cost finding that refuses it (the CRD total refuses every rule)."""
-    from kubectl_testbench.validate.cel_cost import check_schema, rule_locations
-    from kubectl_testbench.validate.cel_env import environment
-    from kubectl_testbench.validate.cel_syntax import rewrite
+    from kubectl_testbench.validate.cel.cost import check_schema, rule_locations
+    from kubectl_testbench.validate.cel.environment import environment
+    from kubectl_testbench.validate.cel.syntax import rewrite
 
     def compile_rule(rule: str) -> Any:
         try:

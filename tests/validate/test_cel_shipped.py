@@ -16,8 +16,11 @@ from typing import Any
 import pytest
 
 from kubectl_testbench.generate import cel_rules
-from kubectl_testbench.validate import cel_env, cel_shipped, cel_store, cel_tables
-from kubectl_testbench.validate.cel import CompiledRule, analysis_key, outcome_key, saved_outcome
+from kubectl_testbench.validate.cel import environment as cel_env
+from kubectl_testbench.validate.cel import parser_tables as cel_tables
+from kubectl_testbench.validate.cel import shipped as cel_shipped
+from kubectl_testbench.validate.cel import store as cel_store
+from kubectl_testbench.validate.cel.evaluate import CompiledRule, analysis_key, outcome_key, saved_outcome
 from kubectl_testbench.validate.crdschema import open_api_schema
 from kubectl_testbench.validate.engine import validate_text
 from tests.conftest import EXAMPLES, ROOT
@@ -62,7 +65,7 @@ def _library_value(expr: str) -> Any:
 
 def test_the_precompiled_and_the_built_parser_give_the_same_trees_and_values_for_the_library_examples(
         parsers: dict[str, Any]) -> None:
-    from kubectl_testbench.validate.cel_syntax import rewrite
+    from kubectl_testbench.validate.cel.syntax import rewrite
 
     assert len(LIBRARY_EXAMPLES) > 100
     results: dict[str, list[Any]] = {}
@@ -136,7 +139,7 @@ def test_validation_finds_the_same_with_and_without_the_shipped_table(tmp_path: 
 
 
 def test_a_rule_outside_the_table_and_an_unlisted_projection_are_evaluated() -> None:
-    from kubectl_testbench.validate.cel import evaluate_rule
+    from kubectl_testbench.validate.cel.evaluate import evaluate_rule
 
     node = SCHEMA["properties"]["spec"]["properties"]["dataset"]
     [spec] = node["x-kubernetes-validations"]
@@ -230,7 +233,7 @@ def test_presence_projections_are_exactly_the_projections_of_every_document(
         presence: list[tuple[str, ...]]) -> None:
     # An outcome table missing a projection sends that document back to celpy; one with a projection no
     # document has stores an outcome nobody can look up. Both would hide a wrong table, so: exactly these.
-    from kubectl_testbench.validate.cel import project
+    from kubectl_testbench.validate.cel.evaluate import project
 
     expected = {json.dumps(project(d, presence, []), sort_keys=True) for d in _documents(presence)}
     got = [json.dumps(p, sort_keys=True) for p in cel_rules.presence_projections(presence)]

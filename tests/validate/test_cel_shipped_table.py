@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kubectl_testbench.generate import cel_rules
-from kubectl_testbench.validate import cel_shipped
+from kubectl_testbench.validate.cel import shipped as cel_shipped
 from kubectl_testbench.validate.crdschema import open_api_schema
 
 STRING = {"type": "string"}

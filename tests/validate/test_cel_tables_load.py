@@ -13,7 +13,7 @@ import lark
 import pytest
 
 from kubectl_testbench.generate import cel_parser
-from kubectl_testbench.validate import cel_tables
+from kubectl_testbench.validate.cel import parser_tables as cel_tables
 
 
 @pytest.fixture(scope="module")

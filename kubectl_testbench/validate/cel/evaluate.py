@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_testbench.load.positions import Path
-from kubectl_testbench.validate.cel_cost import (
+from kubectl_testbench.validate.cel.cost import (
     CALL_LIMIT_ERROR,
     MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES,
     CostExceeded,
@@ -53,8 +53,8 @@ class CompiledRule:
     """One rule: compiled program, the paths of ``self`` it reads, and a memo of its results."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
-        from kubectl_testbench.validate.cel_env import environment
-        from kubectl_testbench.validate.cel_syntax import rewrite
+        from kubectl_testbench.validate.cel.environment import environment
+        from kubectl_testbench.validate.cel.syntax import rewrite
 
         self.rule: str = spec["rule"]
         self.message: str = (spec.get("message") or "").strip()
@@ -93,8 +93,8 @@ class CompiledRule:
                 "transition": self.transition and not self.optional_old_self}
 
     def _program(self, env: Any, ast: Any) -> Any:
-        from kubectl_testbench.validate.cel_cost import metered_runner
-        from kubectl_testbench.validate.cel_library import functions
+        from kubectl_testbench.validate.cel.cost import metered_runner
+        from kubectl_testbench.validate.cel.library import functions
 
         return metered_runner(env, ast, functions(), lambda: self.meter)
 
@@ -122,7 +122,7 @@ class CompiledRule:
         from celpy import celtypes
         from celpy.evaluation import CELEvalError
 
-        from kubectl_testbench.validate.cel_library import NONE
+        from kubectl_testbench.validate.cel.library import NONE
 
         if self.compile_error:
             return CelOutcome(False, error=f"rule compile error: {self.compile_error}")
@@ -230,7 +230,7 @@ def evaluate_rule(spec: dict[str, Any], value: Any, schema: Schema, meter: Meter
     Remembered first in the package (:mod:`cel_shipped`, every outcome of our CRD's rules), then in the
     user's cache (:mod:`cel_store`). Only a miss compiles the rule (importing celpy on first use).
     """
-    from kubectl_testbench.validate.cel_shipped import shipped
+    from kubectl_testbench.validate.cel.shipped import shipped
 
     known = shipped()
     rule_key = analysis_key(spec)
@@ -244,21 +244,21 @@ def evaluate_rule(spec: dict[str, Any], value: Any, schema: Schema, meter: Meter
     key = outcome_key(spec, project(value, presence, values))
     hit = known.outcomes.get(key)
     if hit is None:
-        from kubectl_testbench.validate.cel_store import store
+        from kubectl_testbench.validate.cel.store import store
 
         hit = store().outcomes.get(key)
     if hit is not None:
         return outcome_from_saved(hit)
     outcome = compiled(spec).evaluate(value, schema, meter)
     if not outcome.stopped:
-        from kubectl_testbench.validate.cel_store import store
+        from kubectl_testbench.validate.cel.store import store
 
         store().put_outcome(key, saved_outcome(outcome))
     return outcome
 
 
 def _stored_analysis(spec: dict[str, Any], rule_key: str) -> dict[str, Any]:
-    from kubectl_testbench.validate.cel_store import store
+    from kubectl_testbench.validate.cel.store import store
 
     cache = store()
     analysis: dict[str, Any] | None = cache.analyses.get(rule_key)

@@ -38,7 +38,7 @@ def build_environment() -> Any:
 
 def parser() -> Any:
     """celpy's Lark parser: from the generated tables when they match the installed Lark and grammar."""
-    from kubectl_testbench.validate import cel_tables
+    from kubectl_testbench.validate.cel import parser_tables as cel_tables
 
     loaded = cel_tables.load()
     return loaded if loaded is not None else built_parser()
@@ -53,7 +53,7 @@ def built_parser() -> Any:
     """
     import lark
 
-    from kubectl_testbench.validate import cel_tables
+    from kubectl_testbench.validate.cel import parser_tables as cel_tables
 
     options = {**cel_tables.BUILD_OPTIONS, **cel_tables.runtime_options()}
     directory = private_cache_dir()

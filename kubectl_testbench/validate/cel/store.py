@@ -91,7 +91,7 @@ _STORE: Store | None = None
 def store() -> Store:
     global _STORE
     if _STORE is None:
-        from kubectl_testbench.validate.cel_env import private_cache_dir
+        from kubectl_testbench.validate.cel.environment import private_cache_dir
 
         _STORE = Store(private_cache_dir())
     return _STORE
