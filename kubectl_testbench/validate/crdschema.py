@@ -44,8 +44,8 @@ def refused_rules() -> dict[tuple[tuple[str, ...], int], Any]:
     """Rules of the CRD the API server would refuse for their estimated cost, by (schema path, index).
 
     Empty for the CRD we ship (a test keeps it so). The answer was computed when the package was built
-    (:mod:`cel_shipped`), so no run imports celpy to recompute it; without that table it is computed
-    once and remembered in the CEL store.
+    (:mod:`kubectl_testbench.validate.cel.shipped`), so no run imports celpy to recompute it; without that
+    table it is computed once and remembered in the CEL store.
     """
     from kubectl_testbench.validate.cel.cost import CostFinding
     from kubectl_testbench.validate.cel.shipped import shipped

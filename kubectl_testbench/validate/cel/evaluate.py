@@ -5,14 +5,14 @@ at the rule's schema node, ``number`` fields are doubles, ``integer`` fields int
 same (nulls were pruned before); transition rules (``oldSelf``) do not run on create unless they set
 ``optionalOldSelf``, which runs them with ``oldSelf`` unset; ``reason`` picks the kind of field error and
 ``fieldPath`` where it points; ``messageExpression`` falls back to ``message`` when it fails, is not a
-string, is empty or spans lines. Evaluation is metered (see :mod:`cel_cost`) and every error is one line.
+string, is empty or spans lines. Evaluation is metered (see :mod:`cost`) and every error is one line.
 
 Cost: celpy needs ~40 ms to import and ~0.3 ms per evaluation. Each rule is compiled once per process,
-the Lark parser comes precompiled (:mod:`cel_env`), and results are memoised on the *projection* of
+the Lark parser comes precompiled (:mod:`environment`), and results are memoised on the *projection* of
 ``self`` the rule (and its messageExpression) can observe: the AST tells which paths it reads and which
 it only tests with ``has()``. The dataset rule reads three presence bits, so thousands of Experiments
 share a handful of evaluations, and for the CRD we ship every one of them was computed when the package
-was built (:mod:`cel_shipped`): a run on our own CRD does not import celpy at all.
+was built (:mod:`shipped`): a run on our own CRD does not import celpy at all.
 """
 
 from __future__ import annotations
@@ -227,8 +227,8 @@ _RULES: dict[str, CompiledRule] = {}
 def evaluate_rule(spec: dict[str, Any], value: Any, schema: Schema, meter: Meter | None = None) -> CelOutcome:
     """One rule on one value, answering from remembered outcomes when the projection was seen before.
 
-    Remembered first in the package (:mod:`cel_shipped`, every outcome of our CRD's rules), then in the
-    user's cache (:mod:`cel_store`). Only a miss compiles the rule (importing celpy on first use).
+    Remembered first in the package (:mod:`shipped`, every outcome of our CRD's rules), then in the
+    user's cache (:mod:`store`). Only a miss compiles the rule (importing celpy on first use).
     """
     from kubectl_testbench.validate.cel.shipped import shipped
 

@@ -1,7 +1,7 @@
 """What the CRD we ship needs from CEL, computed by celpy when the package is built, not on every run.
 
 A rule's outcome depends only on the rule and on the projection of ``self`` it observes (see
-:mod:`kubectl_testbench.validate.cel`). For a rule that only tests presence with ``has()``, as the
+:mod:`kubectl_testbench.validate.cel.evaluate`). For a rule that only tests presence with ``has()``, as the
 dataset rule does, those projections are few (2³ for three fields): ``python -m
 kubectl_testbench.generate --write`` evaluates every one with celpy (:mod:`kubectl_testbench.generate.cel_rules`)
 and writes them, with each rule's analysis and the API server's cost verdict on the CRD, to
