@@ -43,10 +43,10 @@ def reset_process_caches() -> None:
 
 
 PROCESS_STATE: list[tuple[str, str, object]] = [
-    ("kubectl_testbench.validate.cel", "_RULES", dict),  # compiled rules, each with a memo of outcomes
-    ("kubectl_testbench.validate.cel_store", "_STORE", None),  # the outcome store on disk, opened once
-    ("kubectl_testbench.validate.cel_env", "_ENV", None),  # the CEL environment (parser, type provider)
-    ("kubectl_testbench.validate.cel_shipped", "_SHIPPED", None),  # the packaged outcome table, loaded once
+    ("kubectl_testbench.validate.cel.evaluate", "_RULES", dict),  # compiled rules, each with a memo of outcomes
+    ("kubectl_testbench.validate.cel.store", "_STORE", None),  # the outcome store on disk, opened once
+    ("kubectl_testbench.validate.cel.environment", "_ENV", None),  # the CEL environment (parser, type provider)
+    ("kubectl_testbench.validate.cel.shipped", "_SHIPPED", None),  # the packaged outcome table, loaded once
 ]
 
 

@@ -18,7 +18,7 @@ def crd(fmt: str, output_file: str | None) -> None:
     The same bytes are committed as schemas/testbench.agentic-layer.ai_experiments.yaml and shipped in
     install.yaml. Apply it with: kubectl testbench crd | kubectl apply --server-side -f -
     """
-    from kubectl_testbench.crd.artifacts import crd_document, crd_yaml
+    from kubectl_testbench.crd.document import crd_document, crd_yaml
 
     text = crd_yaml() if fmt == "yaml" else json.dumps(crd_document(), indent=2) + "\n"
     emit(text, output_file)
@@ -34,6 +34,6 @@ def schema(output_file: str | None) -> None:
     \b
       # yaml-language-server: $schema=<path or URL of schemas/experiment.schema.json>
     """
-    from kubectl_testbench.crd.artifacts import json_schema_text
+    from kubectl_testbench.crd.jsonschema import json_schema_text
 
     emit(json_schema_text(), output_file)

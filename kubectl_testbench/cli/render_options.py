@@ -17,7 +17,7 @@ import click
 from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, jobs_option, limits_from, limits_options
 
 if TYPE_CHECKING:
-    from kubectl_testbench.render.pipeline import Rendered
+    from kubectl_testbench.render.rendered import Rendered
     from kubectl_testbench.render.sinks import Sink
     from kubectl_testbench.validate.diagnostics import Counts
 

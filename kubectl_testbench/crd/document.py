@@ -66,3 +66,24 @@ def experiment_crd() -> dict[str, Any]:
             ],
         },
     }
+
+
+def sort_keys(value: Any) -> Any:
+    """controller-gen writes every mapping with sorted keys; so do we, for stable diffs against it."""
+    if isinstance(value, dict):
+        return {k: sort_keys(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [sort_keys(v) for v in value]
+    return value
+
+
+def crd_document() -> dict[str, Any]:
+    """The CRD as ``kubectl testbench crd`` prints it, ``install`` ships it and ``schemas/`` holds it."""
+    doc: dict[str, Any] = sort_keys(experiment_crd())
+    return doc
+
+
+def crd_yaml() -> str:
+    from kubectl_testbench.emit.yamlout import dump  # (the YAML writer is for this text only)
+
+    return "---\n" + dump(crd_document())

@@ -7,6 +7,7 @@ by their JSON Schema equivalents where one exists (editors cannot run CEL).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from kubectl_testbench.crd.document import experiment_open_api_schema
@@ -17,6 +18,11 @@ from kubectl_testbench.model.constants import API_VERSION, KIND
 SCHEMA_ID = "https://agentic-layer.github.io/kubectl-testbench/schemas/experiment.schema.json"
 _DNS_LABEL = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 _DNS_SUBDOMAIN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
+
+
+def json_schema_text() -> str:
+    """What ``kubectl testbench schema`` prints and ``schemas/experiment.schema.json`` holds."""
+    return json.dumps(experiment_json_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
 def experiment_json_schema() -> dict[str, Any]:

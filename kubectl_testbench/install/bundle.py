@@ -17,7 +17,7 @@ from kubectl_testbench.emit.headers import INSTALL_HEADER_MARK
 from kubectl_testbench.emit.order import KIND_ORDER as KIND_ORDER
 from kubectl_testbench.emit.order import sort_key as sort_key
 from kubectl_testbench.emit.yamlout import dump, dump_all
-from kubectl_testbench.install import dashboard, operator, templates
+from kubectl_testbench.install import dashboard_configmap, operator, templates
 from kubectl_testbench.k8snames import dns1123_label_error
 
 Mode = Literal["operator", "gitops"]
@@ -50,7 +50,7 @@ class Options:
     testworkflow_image: str | None = None
     operator_image: str | None = None
     testkube_namespace: str = layout.TESTKUBE_NAMESPACE
-    dashboard_namespace: str = dashboard.DEFAULT_NAMESPACE
+    dashboard_namespace: str = dashboard_configmap.DEFAULT_NAMESPACE
     operator_namespace: str = operator.NAMESPACE
     create_namespaces: bool = False
 
@@ -137,10 +137,10 @@ def foreign_namespaces(options: Options) -> list[str]:
 
 def objects(options: Options) -> list[dict[str, Any]]:
     """Every manifest of the bundle, in apply order."""
-    from kubectl_testbench.crd.artifacts import crd_document
+    from kubectl_testbench.crd.document import crd_document
 
     options.check()
-    objs: list[dict[str, Any]] = [crd_document(), dashboard.configmap(options.dashboard_namespace)]
+    objs: list[dict[str, Any]] = [crd_document(), dashboard_configmap.configmap(options.dashboard_namespace)]
     objs += templates.templates(options.phase_image, options.testkube_namespace)
     if options.mode == "operator":
         objs += operator.objects(options.controller_image, options.operator_namespace)

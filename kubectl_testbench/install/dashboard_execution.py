@@ -3,8 +3,8 @@ in Tempo.
 
 The publish phase sets ``trace_id`` on every point of ``testbench_evaluation_metric`` (the scenario span the run
 phase opened around its A2A calls; ``missing-trace-id`` when there was none), so a failing score leads straight
-to the agent's spans. Panels and variables are built with the helpers of :mod:`dashboard`; the ConfigMap holds
-both dashboards under separate keys, as upstream's configMapGenerator does.
+to the agent's spans. Panels and variables are built with :mod:`grafana`; the ConfigMap (:mod:`dashboard_configmap`)
+holds both dashboards under separate keys, as upstream's configMapGenerator does.
 """
 
 from __future__ import annotations
@@ -13,26 +13,24 @@ import json
 from typing import Any
 from urllib.parse import quote
 
-from kubectl_testbench.install.dashboard import (
-    _PASS_FAIL_MAPPINGS,
-    _THRESHOLDS_PERCENT,
-    _THRESHOLDS_SCORE,
+from kubectl_testbench.install.dashboard import FAILED, GAUGE, PASSED
+from kubectl_testbench.install.dashboard import UID as TRENDS_UID
+from kubectl_testbench.install.grafana import (
     COUNT,
-    FAILED,
     FAILURES,
-    GAUGE,
-    PASSED,
+    PASS_FAIL_MAPPINGS,
     PERCENT,
     SCORE,
-    _panel,
-    _query_variable,
-    _stat,
-    _target,
+    THRESHOLDS_PERCENT,
+    THRESHOLDS_SCORE,
     canonical_json,
     link,
     model,
+    panel,
+    query_variable,
+    stat,
+    target,
 )
-from kubectl_testbench.install.dashboard import UID as TRENDS_UID
 
 UID = "testbench-execution"
 TITLE = "Testbench execution details"
@@ -54,47 +52,47 @@ def _gauge(extra: str = "") -> str:
 
 
 def _stats() -> list[dict[str, Any]]:
-    def stat(pid: int, title: str, description: str, expr: str, defaults: dict[str, Any]) -> dict[str, Any]:
-        return _stat(pid, title, description, (pid - 1) * 4, expr, defaults, y=0, width=4)
+    def top(pid: int, title: str, description: str, expr: str, defaults: dict[str, Any]) -> dict[str, Any]:
+        return stat(pid, title, description, (pid - 1) * 4, expr, defaults, y=0, width=4)
 
     return [
-        stat(1, "Scenarios", "Scenarios with published scores in this execution.",
-             f"count(count by (scenario_name) ({_gauge()}))", COUNT),
-        stat(2, "Pass rate", "Share of evaluations whose score reached their threshold.",
-             f"100 * (count({_gauge(PASSED)}) or vector(0)) / count({_gauge()})", PERCENT),
-        stat(3, "Mean score", "Mean of all scores of this execution (0 to 1).", f"avg({_gauge()})", SCORE),
-        stat(4, "Failed evaluations", "Evaluations below their threshold.", f"count({_gauge(FAILED)}) or vector(0)",
-             FAILURES),
-        stat(5, "Evaluations", "Scores published by this execution.", f"count({_gauge()})", COUNT),
-        stat(6, "Metrics", "Distinct metrics evaluated.", f"count(count by (name) ({_gauge()}))", COUNT),
+        top(1, "Scenarios", "Scenarios with published scores in this execution.",
+            f"count(count by (scenario_name) ({_gauge()}))", COUNT),
+        top(2, "Pass rate", "Share of evaluations whose score reached their threshold.",
+            f"100 * (count({_gauge(PASSED)}) or vector(0)) / count({_gauge()})", PERCENT),
+        top(3, "Mean score", "Mean of all scores of this execution (0 to 1).", f"avg({_gauge()})", SCORE),
+        top(4, "Failed evaluations", "Evaluations below their threshold.", f"count({_gauge(FAILED)}) or vector(0)",
+            FAILURES),
+        top(5, "Evaluations", "Scores published by this execution.", f"count({_gauge()})", COUNT),
+        top(6, "Metrics", "Distinct metrics evaluated.", f"count(count by (name) ({_gauge()}))", COUNT),
     ]
 
 
 def _scenario_pass_rate() -> dict[str, Any]:
     total = f"count by (scenario_name) ({_gauge()})"
     passed = f"count by (scenario_name) ({_gauge(PASSED)})"
-    return _panel(7, "bargauge", "Pass rate by scenario", "Share of passing evaluations in each scenario.",
-                  (0, 4, 24, 8), [_target(f"100 * ({passed} or 0 * {total}) / {total}", "{{scenario_name}}",
-                                          instant=True)],
-                  {"unit": "percent", "min": 0, "max": 100, "decimals": 0, "thresholds": _THRESHOLDS_PERCENT,
-                   "color": {"mode": "thresholds"}},
-                  {"displayMode": "gradient", "orientation": "horizontal", "showUnfilled": True, "valueMode": "text",
-                   "reduceOptions": {"calcs": ["lastNotNull"], "fields": "", "values": False}})
+    return panel(7, "bargauge", "Pass rate by scenario", "Share of passing evaluations in each scenario.",
+                 (0, 4, 24, 8), [target(f"100 * ({passed} or 0 * {total}) / {total}", "{{scenario_name}}",
+                                        instant=True)],
+                 {"unit": "percent", "min": 0, "max": 100, "decimals": 0, "thresholds": THRESHOLDS_PERCENT,
+                  "color": {"mode": "thresholds"}},
+                 {"displayMode": "gradient", "orientation": "horizontal", "showUnfilled": True, "valueMode": "text",
+                  "reduceOptions": {"calcs": ["lastNotNull"], "fields": "", "values": False}})
 
 
 def _table(pid: int, title: str, description: str, y: int, expr: str) -> dict[str, Any]:
     trace_link = {"title": "View the trace in Tempo", "targetBlank": True, "url": TEMPO_EXPLORE}
-    return _panel(
-        pid, "table", title, description, (0, y, 24, 10), [_target(expr, instant=True, table=True)],
+    return panel(
+        pid, "table", title, description, (0, y, 24, 10), [target(expr, instant=True, table=True)],
         {"custom": {"align": "auto", "cellOptions": {"type": "auto"}}},
         {"showHeader": True, "cellHeight": "sm", "sortBy": [{"displayName": "Scenario", "desc": False}]},
         overrides=[
             {"matcher": {"id": "byName", "options": "Trace"}, "properties": [{"id": "links", "value": [trace_link]}]},
             {"matcher": {"id": "byName", "options": "Result"},
-             "properties": [{"id": "mappings", "value": _PASS_FAIL_MAPPINGS},
+             "properties": [{"id": "mappings", "value": PASS_FAIL_MAPPINGS},
                             {"id": "custom.cellOptions", "value": {"type": "color-background"}}]},
             {"matcher": {"id": "byName", "options": "Score"},
-             "properties": [{"id": "decimals", "value": 3}, {"id": "thresholds", "value": _THRESHOLDS_SCORE},
+             "properties": [{"id": "decimals", "value": 3}, {"id": "thresholds", "value": THRESHOLDS_SCORE},
                             {"id": "custom.cellOptions", "value": {"type": "color-text"}}]},
         ],
         transformations=[
@@ -113,14 +111,14 @@ def _variables() -> list[dict[str, Any]]:
         {"name": "tempo", "label": "Traces", "type": "datasource", "query": "tempo",
          "description": "Tempo data source holding the run phase's traces", "refresh": 1, "regex": "", "hide": 0,
          "includeAll": False, "multi": False, "options": [], "current": {}},
-        {**_query_variable("experiment", "Experiment", f"label_values({GAUGE}, experiment_name)",
-                           "Experiment (metadata.name of the Experiment)"), **single},
-        {**_query_variable("execution", "Execution",
-                           f'label_values({GAUGE}{{experiment_name=~"$experiment"}}, execution_id)',
-                           "Testkube execution id"), **single},
-        _query_variable("scenario", "Scenario",
-                        f'label_values({GAUGE}{{experiment_name=~"$experiment", execution_id=~"$execution"}}, '
-                        "scenario_name)", "Scenario of the dataset"),
+        {**query_variable("experiment", "Experiment", f"label_values({GAUGE}, experiment_name)",
+                          "Experiment (metadata.name of the Experiment)"), **single},
+        {**query_variable("execution", "Execution",
+                          f'label_values({GAUGE}{{experiment_name=~"$experiment"}}, execution_id)',
+                          "Testkube execution id"), **single},
+        query_variable("scenario", "Scenario",
+                       f'label_values({GAUGE}{{experiment_name=~"$experiment", execution_id=~"$execution"}}, '
+                       "scenario_name)", "Scenario of the dataset"),
     ]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kubectl_testbench.load.builder import build
@@ -15,6 +14,7 @@ from kubectl_testbench.load.positions import field_path, locate
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import GROUP
+from kubectl_testbench.package_data import GENERATED_DIR
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:  # its dataclasses cost validate's start-up; only a file that exists needs them
@@ -32,18 +32,9 @@ class DefaultsError(Exception):
         self.diagnostics = diagnostics
 
 
-GENERATED_SCHEMA = Path(__file__).resolve().parent.parent / "_generated" / "render-defaults-schema.json"
-
-
-def defaults_schema() -> dict[str, Any]:
-    """The RenderDefaults schema, from its pydantic model; committed to ``_generated/`` by
-    ``python -m kubectl_testbench.crd.artifacts --write`` so that reading a defaults file needs no pydantic."""
-    from kubectl_testbench.crd.openapi import model_schema
-    from kubectl_testbench.model.defaults import RenderDefaults
-
-    schema = model_schema(RenderDefaults)
-    schema["properties"]["metadata"] = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
-    return schema
+GENERATED_SCHEMA = GENERATED_DIR / "render-defaults-schema.json"
+"""The RenderDefaults schema, generated from its pydantic model (:mod:`kubectl_testbench.generate.defaults_schema`)
+so that reading a defaults file needs no pydantic."""
 
 
 @cache

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from kubectl_testbench.emit import directory, swap
-from kubectl_testbench.render.pipeline import Rendered, stream
+from kubectl_testbench.render.rendered import Rendered, stream
 
 
 class Sink:
@@ -16,14 +16,10 @@ class Sink:
     def __init__(self) -> None:
         self.names: dict[str, Rendered] = {}
 
-    def add(self, obj: Rendered) -> Rendered | None:
-        """Take one object; returns the earlier object with the same file name, if any (a collision)."""
-        first = self.names.get(obj.filename)
-        if first is not None:
-            return first
+    def add(self, obj: Rendered) -> None:
+        """Take one object whose file name is new (the pipeline checks for collisions before it adds)."""
         self.names[obj.filename] = obj
         self.take(obj)
-        return None
 
     def take(self, obj: Rendered) -> None:
         raise NotImplementedError

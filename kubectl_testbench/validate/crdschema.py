@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from kubectl_testbench.model.constants import VERSION
+from kubectl_testbench.package_data import GENERATED_DIR
 from kubectl_testbench.validate.schema import SchemaValidator
 
-GENERATED = Path(__file__).resolve().parent.parent / "_generated" / "experiment-crd.json"
+GENERATED = GENERATED_DIR / "experiment-crd.json"
 
 
 @cache
@@ -40,17 +40,17 @@ def refused_rules() -> dict[tuple[tuple[str, ...], int], Any]:
     """Rules of the CRD the API server would refuse for their estimated cost, by (schema path, index).
 
     Empty for the CRD we ship (a test keeps it so). The answer was computed when the package was built
-    (:mod:`cel_shipped`), so no run imports celpy to recompute it; without that table it is computed
-    once and remembered in the CEL store.
+    (:mod:`kubectl_testbench.validate.cel.shipped`), so no run imports celpy to recompute it; without that
+    table it is computed once and remembered in the CEL store.
     """
-    from kubectl_testbench.validate.cel_cost import CostFinding
-    from kubectl_testbench.validate.cel_shipped import shipped
+    from kubectl_testbench.validate.cel.cost import CostFinding
+    from kubectl_testbench.validate.cel.shipped import shipped
 
     saved = shipped().refused
     if saved is None:
         import hashlib
 
-        from kubectl_testbench.validate.cel_store import store
+        from kubectl_testbench.validate.cel.store import store
 
         schema = open_api_schema()
         key = "cost:" + hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
@@ -65,9 +65,9 @@ def refused_rules() -> dict[tuple[tuple[str, ...], int], Any]:
 
 def refused_in(schema: dict[str, Any]) -> dict[tuple[tuple[str, ...], int], Any]:
     """Per rule, the API server's cost finding that refuses it (the CRD total refuses every rule)."""
-    from kubectl_testbench.validate.cel_cost import check_schema, rule_locations
-    from kubectl_testbench.validate.cel_env import environment
-    from kubectl_testbench.validate.cel_syntax import rewrite
+    from kubectl_testbench.validate.cel.cost import check_schema, rule_locations
+    from kubectl_testbench.validate.cel.environment import environment
+    from kubectl_testbench.validate.cel.syntax import rewrite
 
     def compile_rule(rule: str) -> Any:
         try:

@@ -582,8 +582,8 @@ def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None)
     """
     if not targets:
         return
-    from kubectl_testbench.validate.cel import evaluate_rule
-    from kubectl_testbench.validate.cel_cost import Meter
+    from kubectl_testbench.validate.cel.cost import Meter
+    from kubectl_testbench.validate.cel.evaluate import evaluate_rule
     from kubectl_testbench.validate.crdschema import refused_rules
 
     if refused is None:

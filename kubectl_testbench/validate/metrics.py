@@ -1,6 +1,6 @@
 """The RAGAS metrics the evaluate phase can score, and the reference data each needs: generated, not typed.
 
-The table comes from the phase package itself (``python -m kubectl_testbench.phases.metrics_table --write``
+The table comes from the phase package itself (``python -m kubectl_testbench.generate --write metrics``
 introspects agentic-layer-testbench in its phase environment; a test checks the committed file against it).
 Metric names are class names in ``ragas.metrics.collections``. A class can be there and still never score in
 this release (it needs embeddings or ``retrieved_contexts``, which the phase never passes, or a package the
@@ -10,8 +10,9 @@ image lacks): those are UNSCORABLE, with the reason.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
+
+from kubectl_testbench.package_data import GENERATED_DIR
 
 RESPONSE = "response"
 TOOL_CALLS = "toolCalls"
@@ -20,7 +21,7 @@ TOPICS = "topics"
 
 # a plain path, as crdschema reads the CRD: importlib.resources costs ~4 ms of imports on every start;
 # JSON text is UTF-8, and json reads the bytes as such
-GENERATED = Path(__file__).resolve().parent.parent / "_generated" / "metrics.json"
+GENERATED = GENERATED_DIR / "metrics.json"
 TABLE: dict[str, Any] = json.loads(GENERATED.read_bytes())
 PHASE_PACKAGE = f"{TABLE['package']} {TABLE['version']}"
 """Which release the table describes, for messages."""

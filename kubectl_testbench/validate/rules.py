@@ -177,24 +177,6 @@ FIXES: dict[str, str] = {
 RULES: dict[str, RuleInfo] = {rid: RuleInfo(rid, sev, summary, FIXES.get(rid, "")) for rid, sev, summary in _TABLE}
 
 
-def markdown() -> str:
-    """docs/rules.md: every rule with its severity and meaning (SARIF's helpUri points here)."""
-    lines = ["# Rules", "", "Every finding carries one of these stable rule ids. Severities are the defaults: "
-             "errors fail `validate`, warnings fail it with `--strict`, information never does. "
-             "`kubectl testbench validate --list-rules` prints the same table. Rules marked *fixable* have a "
-             "safe fix that `kubectl testbench fix` applies and `validate -o json|sarif` reports.", ""]
-    group = ""
-    for rule in RULES.values():
-        prefix = rule.id.split("/", 1)[0]
-        if prefix != group:
-            group = prefix
-            lines += [f"## {prefix}", ""]
-        lines += [f"### {rule.id}", "", f"*{rule.severity.value}* — {rule.summary}", ""]
-        if rule.fix:
-            lines += [f"*fixable* — {rule.fix}", ""]
-    return "\n".join(lines)
-
-
 def severity(rule: str) -> Severity:
     """The default severity of a rule id (unknown ids are errors)."""
     info = RULES.get(rule)

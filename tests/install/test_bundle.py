@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from kubectl_testbench import layout
-from kubectl_testbench.crd.artifacts import crd_document
+from kubectl_testbench.crd.document import crd_document
 from kubectl_testbench.emit.yamlout import dump
 from kubectl_testbench.install import bundle, operator
 from kubectl_testbench.install.bundle import InstallError, Options

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kubectl_testbench.install import dashboard
+from kubectl_testbench.install import dashboard, dashboard_configmap
 
 GAUGE_LABELS = {"name", "experiment_name", "execution_id", "execution_number", "experiment_id", "scenario_id",
                 "scenario_name", "step_id", "step_index", "trace_id", "threshold", "result", "user_input_truncated"}
@@ -25,7 +25,7 @@ def _panels(panels: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 
 
 def _model() -> dict[str, Any]:
-    model: dict[str, Any] = json.loads(dashboard.configmap()["data"][dashboard.CONFIGMAP_KEY])
+    model: dict[str, Any] = json.loads(dashboard_configmap.configmap()["data"][dashboard.CONFIGMAP_KEY])
     return model
 
 
@@ -34,16 +34,16 @@ def _exprs() -> list[str]:
 
 
 def test_configmap_is_picked_up_by_the_grafana_sidecar() -> None:
-    cm = dashboard.configmap()
+    cm = dashboard_configmap.configmap()
     assert cm["metadata"]["name"] == "grafana-testkube-dashboard"
     assert cm["metadata"]["namespace"] == "monitoring"
     assert cm["metadata"]["labels"]["grafana_dashboard"] == "1"
     assert list(cm["data"]) == [dashboard.CONFIGMAP_KEY, "testbench-execution-details.json"]
-    assert dashboard.configmap("observability")["metadata"]["namespace"] == "observability"
+    assert dashboard_configmap.configmap("observability")["metadata"]["namespace"] == "observability"
 
 
 def test_json_is_canonical_sorted_and_stable() -> None:
-    text = dashboard.configmap()["data"][dashboard.CONFIGMAP_KEY]
+    text = dashboard_configmap.configmap()["data"][dashboard.CONFIGMAP_KEY]
     assert text == json.dumps(json.loads(text), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     assert text == dashboard.dashboard_json()
 
@@ -151,6 +151,6 @@ def test_per_metric_gauge_variant_is_covered_in_a_collapsed_row() -> None:
 
 
 def test_flux_substitution_is_disabled_for_the_dollar_braces() -> None:
-    cm = dashboard.configmap()
+    cm = dashboard_configmap.configmap()
     assert "${datasource}" in cm["data"][dashboard.CONFIGMAP_KEY]
     assert cm["metadata"]["annotations"]["kustomize.toolkit.fluxcd.io/substitute"] == "disabled"

@@ -9,12 +9,12 @@ from urllib.parse import unquote
 
 import pytest
 
-from kubectl_testbench.install import dashboard, dashboard_execution
+from kubectl_testbench.install import dashboard, dashboard_configmap, dashboard_execution
 from tests.install.test_dashboard import GAUGE_LABELS, GRAFANA_BUILTINS, _label_names
 
 
 def _model() -> dict[str, Any]:
-    model: dict[str, Any] = json.loads(dashboard.configmap()["data"][dashboard_execution.CONFIGMAP_KEY])
+    model: dict[str, Any] = json.loads(dashboard_configmap.configmap()["data"][dashboard_execution.CONFIGMAP_KEY])
     return model
 
 
@@ -23,7 +23,7 @@ def _exprs() -> list[str]:
 
 
 def test_the_configmap_carries_it_next_to_the_trends_dashboard_with_distinct_uids() -> None:
-    data = dashboard.configmap()["data"]
+    data = dashboard_configmap.configmap()["data"]
     trends, details = json.loads(data[dashboard.CONFIGMAP_KEY]), json.loads(data[dashboard_execution.CONFIGMAP_KEY])
     assert trends["uid"] != details["uid"] == "testbench-execution"
     assert data[dashboard_execution.CONFIGMAP_KEY] == dashboard_execution.dashboard_json()

@@ -10,9 +10,14 @@ from typing import Any
 import pytest
 import yaml
 
-from kubectl_testbench.install import artifacts, bundle
+from kubectl_testbench.generate import kustomize
+from kubectl_testbench.generate.__main__ import main as generate
+from kubectl_testbench.generate.committed import expected_files
+from kubectl_testbench.install import bundle
 from kubectl_testbench.install.bundle import Options
 from tests.conftest import ROOT, kubectl
+
+FIX = "python -m kubectl_testbench.generate --write kustomize"
 
 KUSTOMIZE = ROOT / "kustomize"
 OVERLAYS = KUSTOMIZE / "overlays"
@@ -20,18 +25,18 @@ CONTROLLER_KINDS = {"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role
                     "Deployment"}
 
 
-@pytest.mark.parametrize("path", sorted(artifacts.expected_files()), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", sorted(expected_files(("kustomize",))), ids=lambda p: str(p.relative_to(ROOT)))
 def test_committed_base_matches_install(path: Path) -> None:
-    expected = artifacts.expected_files()[path]
-    assert path.exists(), f"{path} is missing; run: {artifacts.FIX}"
-    assert path.read_text(encoding="utf-8") == expected, f"{path} drifted from `install`; run: {artifacts.FIX}"
+    expected = expected_files(("kustomize",))[path]
+    assert path.exists(), f"{path} is missing; run: {FIX}"
+    assert path.read_text(encoding="utf-8") == expected, f"{path} drifted from `install`; run: {FIX}"
 
 
-def test_artifacts_main_reports_and_repairs_drift(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(artifacts, "BASE", tmp_path)
-    assert artifacts.main([]) == 1
-    assert artifacts.main(["--write"]) == 0
-    assert artifacts.main([]) == 0
+def test_generate_reports_and_repairs_drift(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kustomize, "BASE", tmp_path)
+    assert generate(["--check", "kustomize"]) == 1
+    assert generate(["--write", "kustomize"]) == 0
+    assert generate(["--check", "kustomize"]) == 0
     assert (tmp_path / "install.yaml").read_text() == bundle.yaml_text(Options())
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from kubectl_testbench.crd.artifacts import crd_document
+from kubectl_testbench.crd.document import crd_document
 from kubectl_testbench.crd.structural import structural_errors
 from kubectl_testbench.install import bundle
 from tests.conftest import TESTKUBE_CRDS, UPSTREAM, require_reference

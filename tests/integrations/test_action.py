@@ -149,7 +149,7 @@ def test_the_cache_step_keeps_the_tools_cache_directory_keyed_by_the_installed_v
 
 def test_the_cache_directory_is_the_one_the_tool_uses(tmp_path: Path) -> None:
     """The install step's ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-testbench is where a run writes."""
-    code = ("from kubectl_testbench.validate.cel_env import private_cache_dir; print(private_cache_dir())")
+    code = ("from kubectl_testbench.validate.cel.environment import private_cache_dir; print(private_cache_dir())")
     for env in ({"HOME": str(tmp_path)}, {"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "xdg")}):
         shell = subprocess.run(["bash", "-c", 'echo "${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-testbench"'],
                                capture_output=True, text=True, env=env, check=True).stdout.strip()

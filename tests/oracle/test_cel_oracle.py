@@ -1,4 +1,4 @@
-"""Our CEL (celpy, our Kubernetes library and cel-go's checks in ``validate/cel_check``) judged by cel-go itself.
+"""Our CEL (celpy, our Kubernetes library and cel-go's checks in ``validate/cel/check``) judged by cel-go itself.
 
 Each case is a schema node with ``x-kubernetes-validations`` and a value; the Go oracle answers with the API
 server's CEL validator (apiextensions-apiserver 1.35.4, cel-go with Kubernetes' libraries and cost budget), we

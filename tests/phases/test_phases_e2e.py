@@ -201,11 +201,12 @@ def test_every_metric_the_table_calls_scorable_scores_in_the_evaluate_phase(
 
 
 def test_committed_metrics_table_matches_the_installed_phase_package(phase_env: Env) -> None:
-    from kubectl_testbench.phases.metrics_table import GENERATED, introspect, render
+    from kubectl_testbench.generate.metrics import introspect, render
+    from kubectl_testbench.validate.metrics import GENERATED
 
     assert GENERATED.read_text(encoding="utf-8") == render(introspect(phase_env)), (
         "kubectl_testbench/_generated/metrics.json is out of date: "
-        "run python -m kubectl_testbench.phases.metrics_table --write")
+        "run python -m kubectl_testbench.generate --write metrics")
 
 
 

@@ -9,7 +9,7 @@ import hypothesis.strategies as st
 import pytest
 from hypothesis import given, settings
 
-from kubectl_testbench.validate.cel import CompiledRule, compiled
+from kubectl_testbench.validate.cel.evaluate import CompiledRule, compiled
 from kubectl_testbench.validate.crdschema import open_api_schema
 
 DATASET_SCHEMA = open_api_schema()["properties"]["spec"]["properties"]["dataset"]
@@ -97,8 +97,8 @@ def test_message_expression_and_field_path() -> None:
 def test_a_message_expression_reading_what_the_rule_does_not_still_sees_it(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Outcomes are remembered by the projection of self: it must keep what the message reads (e.g. a name)."""
-    from kubectl_testbench.validate import cel_store
-    from kubectl_testbench.validate.cel import evaluate_rule
+    from kubectl_testbench.validate.cel import store as cel_store
+    from kubectl_testbench.validate.cel.evaluate import evaluate_rule
 
     monkeypatch.setattr(cel_store, "_STORE", cel_store.Store(tmp_path))
     spec = {"rule": "has(self.a)", "message": "static", "messageExpression": "'e is ' + self.e"}

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubectl_testbench.validate import cel_cost
-from kubectl_testbench.validate.cel import compiled
-from kubectl_testbench.validate.cel_cost import Meter, check_schema, cost_error_message
-from kubectl_testbench.validate.cel_env import environment
-from kubectl_testbench.validate.cel_syntax import rewrite
+from kubectl_testbench.validate.cel import cost as cel_cost
+from kubectl_testbench.validate.cel.cost import Meter, check_schema, cost_error_message
+from kubectl_testbench.validate.cel.environment import environment
+from kubectl_testbench.validate.cel.evaluate import compiled
+from kubectl_testbench.validate.cel.syntax import rewrite
 from kubectl_testbench.validate.crdschema import open_api_schema, refused_in
 from kubectl_testbench.validate.engine import run_cel
 from kubectl_testbench.validate.schema import SchemaValidator

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from kubectl_testbench.validate import cel_cost
-from kubectl_testbench.validate.cel_cost import (
+from kubectl_testbench.validate.cel import cost as cel_cost
+from kubectl_testbench.validate.cel.cost import (
     CostExceeded,
     Meter,
     check_schema,
@@ -18,8 +18,8 @@ from kubectl_testbench.validate.cel_cost import (
     max_size,
     rule_locations,
 )
-from kubectl_testbench.validate.cel_env import environment
-from kubectl_testbench.validate.cel_syntax import rewrite
+from kubectl_testbench.validate.cel.environment import environment
+from kubectl_testbench.validate.cel.syntax import rewrite
 
 MIB3 = 3 * 1024 * 1024
 HINT = ("(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and "

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from kubectl_testbench.validate import cel_env, cel_tables
+from kubectl_testbench.validate.cel import environment as cel_env
+from kubectl_testbench.validate.cel import parser_tables as cel_tables
 
 
 @pytest.fixture()

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from kubectl_testbench.validate.cel import compiled
+from kubectl_testbench.validate.cel.evaluate import compiled
 
 ERROR = object()
 
@@ -150,10 +150,10 @@ def run(expr: str) -> Any:
 def _value(expr: str) -> Any:
     from celpy import celtypes
 
-    from kubectl_testbench.validate.cel_cost import Meter, metered_runner
-    from kubectl_testbench.validate.cel_env import environment
-    from kubectl_testbench.validate.cel_library import functions
-    from kubectl_testbench.validate.cel_syntax import rewrite
+    from kubectl_testbench.validate.cel.cost import Meter, metered_runner
+    from kubectl_testbench.validate.cel.environment import environment
+    from kubectl_testbench.validate.cel.library import functions
+    from kubectl_testbench.validate.cel.syntax import rewrite
 
     env = environment()
     meter = Meter()

@@ -331,7 +331,7 @@ def test_format_validate_lists_the_problem(expr: str, problem: str) -> None:
 
 def test_equal_library_values_hash_alike_and_optionals_say_what_they_hold() -> None:
     """Equal values must hash alike to be found in maps and sets (celpy keeps map keys in dicts)."""
-    from kubectl_testbench.validate.cel_library import URL, Format, Optional, Quantity
+    from kubectl_testbench.validate.cel.library import URL, Format, Optional, Quantity
 
     values = [_value("optional.of('a')"), _value("optional.none()"), _value("url('https://a/b?q=1')"),
               _value("quantity('1')"), _value("format.dns1123Label()")]

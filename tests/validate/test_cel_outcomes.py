@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from kubectl_testbench.validate import cel_cost
-from kubectl_testbench.validate.cel import (
+from kubectl_testbench.validate.cel import cost as cel_cost
+from kubectl_testbench.validate.cel.cost import Meter
+from kubectl_testbench.validate.cel.evaluate import (
     REASONS,
     CelOutcome,
     CompiledRule,
@@ -23,7 +24,6 @@ from kubectl_testbench.validate.cel import (
     saved_outcome,
     to_cel,
 )
-from kubectl_testbench.validate.cel_cost import Meter
 
 OBJECT = {"type": "object", "properties": {
     "a": {"type": "integer"}, "d": {"type": "number"}, "e": {"type": "string"},
@@ -277,7 +277,7 @@ def test_running_out_of_the_objects_budget_stops_every_rule_after() -> None:
 
 
 def test_outcomes_are_remembered_per_projection_and_the_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kubectl_testbench.validate import cel
+    from kubectl_testbench.validate.cel import evaluate as cel
 
     rule = CompiledRule({"rule": "self.a > 0"})
     runs: list[Any] = []
@@ -330,7 +330,7 @@ def _celpy_error(*args: Any) -> Any:
     ((ValueError("v"),), "v"),
 ])
 def test_celpy_errors_in_cel_gos_words(args: tuple[Any, ...], text: str) -> None:
-    from kubectl_testbench.validate.cel import eval_error_text
+    from kubectl_testbench.validate.cel.evaluate import eval_error_text
 
     assert eval_error_text(_celpy_error(*args)) == text
 
@@ -357,7 +357,7 @@ class _NoCompile:
 
 @pytest.mark.usefixtures("nothing_remembered")
 def test_a_remembered_outcome_is_answered_without_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kubectl_testbench.validate import cel
+    from kubectl_testbench.validate.cel import evaluate as cel
     from kubectl_testbench.validate.crdschema import experiment_crd
 
     spec = {"rule": "self.a > 0 && has(self.e)", "message": "needs e"}
@@ -383,7 +383,8 @@ def test_a_transition_rule_is_skipped_every_time_and_never_remembered_as_run() -
 @pytest.fixture
 def nothing_remembered(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """No outcome remembered by an earlier test (or an earlier session in this process, as under mutmut)."""
-    from kubectl_testbench.validate import cel, cel_store
+    from kubectl_testbench.validate.cel import evaluate as cel
+    from kubectl_testbench.validate.cel import store as cel_store
 
     monkeypatch.setattr(cel, "_RULES", {})
     monkeypatch.setattr(cel_store, "_STORE", cel_store.Store(tmp_path))

@@ -15,8 +15,12 @@ from typing import Any
 
 import pytest
 
-from kubectl_testbench.validate import cel_env, cel_shipped, cel_store, cel_tables
-from kubectl_testbench.validate.cel import CompiledRule, analysis_key, outcome_key, saved_outcome
+from kubectl_testbench.generate import cel_rules
+from kubectl_testbench.validate.cel import environment as cel_env
+from kubectl_testbench.validate.cel import parser_tables as cel_tables
+from kubectl_testbench.validate.cel import shipped as cel_shipped
+from kubectl_testbench.validate.cel import store as cel_store
+from kubectl_testbench.validate.cel.evaluate import CompiledRule, analysis_key, outcome_key, saved_outcome
 from kubectl_testbench.validate.crdschema import open_api_schema
 from kubectl_testbench.validate.engine import validate_text
 from tests.conftest import EXAMPLES, ROOT
@@ -61,7 +65,7 @@ def _library_value(expr: str) -> Any:
 
 def test_the_precompiled_and_the_built_parser_give_the_same_trees_and_values_for_the_library_examples(
         parsers: dict[str, Any]) -> None:
-    from kubectl_testbench.validate.cel_syntax import rewrite
+    from kubectl_testbench.validate.cel.syntax import rewrite
 
     assert len(LIBRARY_EXAMPLES) > 100
     results: dict[str, list[Any]] = {}
@@ -94,7 +98,7 @@ def test_the_parsers_agree_on_token_positions_and_on_syntax_errors(parsers: dict
 def test_every_shipped_outcome_is_celpys_verdict_through_both_parsers(parsers: dict[str, Any]) -> None:
     table = cel_shipped.load(cel_shipped.GENERATED)
     assert len(table.outcomes) == 8, "the dataset rule: every combination of s3, url and inline"
-    rules = cel_shipped.rules_of(SCHEMA)
+    rules = cel_rules.rules_of(SCHEMA)
     assert rules and all(analysis_key(spec) in table.analyses for spec, _ in rules)
     for name, parser in parsers.items():
         with parser_in_use(parser):
@@ -135,7 +139,7 @@ def test_validation_finds_the_same_with_and_without_the_shipped_table(tmp_path: 
 
 
 def test_a_rule_outside_the_table_and_an_unlisted_projection_are_evaluated() -> None:
-    from kubectl_testbench.validate.cel import evaluate_rule
+    from kubectl_testbench.validate.cel.evaluate import evaluate_rule
 
     node = SCHEMA["properties"]["spec"]["properties"]["dataset"]
     [spec] = node["x-kubernetes-validations"]
@@ -174,7 +178,7 @@ def test_tables_for_another_lark_or_grammar_are_not_used(tmp_path: Path) -> None
 
 def test_the_generated_tables_do_not_depend_on_hash_randomisation() -> None:
     """Lark numbers states and tokens in set order; the committed file must be the same on every machine."""
-    code = "from kubectl_testbench.validate.cel_tables import tables_text; print(tables_text(), end='')"
+    code = "from kubectl_testbench.generate.cel_parser import tables_text; print(tables_text(), end='')"
     texts = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": seed}).stdout
              for seed in ("1", "2", "3")}
@@ -182,7 +186,7 @@ def test_the_generated_tables_do_not_depend_on_hash_randomisation() -> None:
 
 
 def test_presence_projections_cover_absent_present_and_cut_short_paths() -> None:
-    projections = cel_shipped.presence_projections([("a",), ("b", "c")])
+    projections = cel_rules.presence_projections([("a",), ("b", "c")])
     assert projections == sorted(projections, key=lambda p: json.dumps(p, sort_keys=True))
     assert {json.dumps(p, sort_keys=True) for p in projections} == {
         json.dumps(p, sort_keys=True) for p in
@@ -229,8 +233,8 @@ def test_presence_projections_are_exactly_the_projections_of_every_document(
         presence: list[tuple[str, ...]]) -> None:
     # An outcome table missing a projection sends that document back to celpy; one with a projection no
     # document has stores an outcome nobody can look up. Both would hide a wrong table, so: exactly these.
-    from kubectl_testbench.validate.cel import project
+    from kubectl_testbench.validate.cel.evaluate import project
 
     expected = {json.dumps(project(d, presence, []), sort_keys=True) for d in _documents(presence)}
-    got = [json.dumps(p, sort_keys=True) for p in cel_shipped.presence_projections(presence)]
+    got = [json.dumps(p, sort_keys=True) for p in cel_rules.presence_projections(presence)]
     assert got == sorted(expected)

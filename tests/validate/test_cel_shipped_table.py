@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from kubectl_testbench.validate import cel_shipped
+from kubectl_testbench.generate import cel_rules
+from kubectl_testbench.validate.cel import shipped as cel_shipped
 from kubectl_testbench.validate.crdschema import open_api_schema
 
 STRING = {"type": "string"}
@@ -21,12 +22,12 @@ def _object(rules: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
 
 
 def test_the_generated_file_is_what_the_packaged_crd_gives() -> None:
-    assert cel_shipped.table_text(open_api_schema()) == cel_shipped.GENERATED.read_text(encoding="utf-8")
+    assert cel_rules.table_text(open_api_schema()) == cel_shipped.GENERATED.read_text(encoding="utf-8")
     assert cel_shipped.GENERATED.read_bytes().isascii(), "read in any locale's encoding alike"
 
 
 def test_the_table_text_is_sorted_indented_json_with_a_do_not_edit_comment() -> None:
-    text = cel_shipped.table_text(_object([{"rule": "has(self.a)", "message": "a is needed — always"}], ["a"]))
+    text = cel_rules.table_text(_object([{"rule": "has(self.a)", "message": "a is needed — always"}], ["a"]))
     assert text.endswith("}\n") and "— always" in text, "non-ASCII messages stay readable"
     data = json.loads(text)
     assert list(data) == ["analyses", "comment", "outcomes", "refused"]
@@ -37,7 +38,7 @@ def test_the_table_text_is_sorted_indented_json_with_a_do_not_edit_comment() -> 
 
 def test_a_presence_only_rule_gets_every_outcome() -> None:
     rule = {"rule": "has(self.a) != has(self.b)", "message": "one of a and b"}
-    data = cel_shipped.table(_object([rule], ["a", "b"]))
+    data = cel_rules.table(_object([rule], ["a", "b"]))
     assert data["analyses"] == {"has(self.a) != has(self.b)": {
         "presence": [["a"], ["b"]], "values": [], "transition": False}}
     verdicts = {json.dumps(json.loads(k)[1], sort_keys=True): v for k, v in data["outcomes"].items()}
@@ -54,20 +55,20 @@ def test_a_presence_only_rule_gets_every_outcome() -> None:
     {"rule": "has(self.a) && oldSelf == self"},  # a transition rule: not run on create
 ])
 def test_rules_that_are_not_presence_only_are_left_to_run_time(rule: dict[str, Any]) -> None:
-    data = cel_shipped.table(_object([rule], ["a"]))
+    data = cel_rules.table(_object([rule], ["a"]))
     assert rule["rule"] in data["analyses"] and data["outcomes"] == {}
 
 
 def test_an_optional_old_self_rule_with_presence_only_is_tabled() -> None:
     rule = {"rule": "has(self.a) || !has(oldSelf.b)", "optionalOldSelf": True}
-    data = cel_shipped.table(_object([rule], ["a", "b"]))
+    data = cel_rules.table(_object([rule], ["a", "b"]))
     assert data["analyses"][rule["rule"]]["transition"] is False
 
 
 def test_outcomes_that_stop_or_skip_are_not_tabled() -> None:
     ten = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"
     rule = {"rule": f"has(self.a) ? true : {ten}.all(x, {ten}.all(y, {ten}.all(z, {ten}.all(w, w > 0))))"}
-    data = cel_shipped.table(_object([rule], ["a"]))
+    data = cel_rules.table(_object([rule], ["a"]))
     passed = {json.dumps(json.loads(k)[1]): v[0] for k, v in data["outcomes"].items()}
     assert passed == {'{"a": true}': True}, "without a the rule needs more than the offline limit"
 
@@ -78,9 +79,9 @@ def _many(count: int) -> dict[str, Any]:
 
 
 def test_a_rule_with_as_many_projections_as_the_limit_is_tabled_and_one_with_more_is_not() -> None:
-    assert cel_shipped.MAX_PROJECTIONS == 2**12
-    assert len(cel_shipped.table(_many(12))["outcomes"]) == 2**12
-    assert cel_shipped.table(_many(13))["outcomes"] == {}
+    assert cel_rules.MAX_PROJECTIONS == 2**12
+    assert len(cel_rules.table(_many(12))["outcomes"]) == 2**12
+    assert cel_rules.table(_many(13))["outcomes"] == {}
 
 
 def test_projections_count_every_depth_of_a_nested_path() -> None:
@@ -89,7 +90,7 @@ def test_projections_count_every_depth_of_a_nested_path() -> None:
     b = {"type": "object", "properties": {n: dict(STRING) for n in names}}
     schema = {"type": "object", "properties": {"x": {"type": "object", "properties": {"b": b}}},
               "x-kubernetes-validations": [{"rule": " || ".join(f"has(self.x.b.{n})" for n in names)}]}
-    data = cel_shipped.table(schema)
+    data = cel_rules.table(schema)
     [analysis] = data["analyses"].values()
     assert analysis["presence"] == [["x", "b", n] for n in names]
     assert len(data["outcomes"]) == 1 + 1 + 2**6, "x absent, x without b, then each of the 6 present or not"
@@ -104,13 +105,13 @@ def test_rules_are_found_in_properties_items_and_additional_properties() -> None
         "map": {"type": "object", "additionalProperties": {"type": "object",
                                                            "x-kubernetes-validations": [rule("value")]}},
         "plain": {"type": "object", "x-kubernetes-validations": [rule("child"), rule("second")]}}}
-    found = cel_shipped.rules_of(schema)
+    found = cel_rules.rules_of(schema)
     assert [spec["rule"] for spec, _ in found] == ["has(self.top)", "has(self.item)", "has(self.value)",
                                                     "has(self.child)", "has(self.second)"]
     assert found[1][1] is schema["properties"]["list"]["items"]
     both = {"type": "array", "x-kubernetes-validations": [rule("self")],
             "items": {"type": "object", "x-kubernetes-validations": [rule("item")]}}
-    assert [spec["rule"] for spec, _ in cel_shipped.rules_of(both)] == ["has(self.self)", "has(self.item)"]
+    assert [spec["rule"] for spec, _ in cel_rules.rules_of(both)] == ["has(self.self)", "has(self.item)"]
     assert found[2][1] is schema["properties"]["map"]["additionalProperties"]
 
 
@@ -118,7 +119,7 @@ def test_the_cost_findings_of_the_schema_are_tabled() -> None:
     rule = {"rule": "self.l.all(x, self.l.all(y, x == y))"}
     schema = {"type": "object", "properties": {"l": {"type": "array", "items": STRING}},
               "x-kubernetes-validations": [rule]}
-    [[path, index, where, message]] = cel_shipped.table(schema)["refused"]
+    [[path, index, where, message]] = cel_rules.table(schema)["refused"]
     assert (path, index, where) == ([], 0, "spec.validation.openAPIV3Schema.x-kubernetes-validations[0].rule")
     assert message.startswith("Forbidden: estimated rule cost exceeds budget by factor of")
 
@@ -154,7 +155,7 @@ def test_the_packaged_table_is_loaded_once(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_a_rule_left_to_run_time_does_not_stop_the_rules_after_it() -> None:
     rules = [{"rule": "self.a == 'x'"}, {"rule": "has(self.a) && "}, {"rule": "has(self.b)"}]
-    data = cel_shipped.table(_object(rules, ["a", "b"]))
+    data = cel_rules.table(_object(rules, ["a", "b"]))
     assert list(data["analyses"]) == ["self.a == 'x'", "has(self.a) && ", "has(self.b)"]
     assert {json.loads(k)[0]["rule"] for k in data["outcomes"]} == {"has(self.b)"}, \
         "the value rule and the rule that does not compile get no outcomes; the last one does"

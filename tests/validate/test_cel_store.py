@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_testbench.validate import cel_shipped, cel_store
-from kubectl_testbench.validate.cel import CompiledRule, evaluate_rule
+from kubectl_testbench.validate.cel import shipped as cel_shipped
+from kubectl_testbench.validate.cel import store as cel_store
+from kubectl_testbench.validate.cel.evaluate import CompiledRule, evaluate_rule
 from kubectl_testbench.validate.crdschema import open_api_schema
 from tests.conftest import ROOT
 
@@ -55,7 +56,7 @@ def test_outcomes_are_keyed_by_the_projection_only(fresh_store: cel_store.Store)
 
 def test_a_rule_outside_the_package_is_remembered_so_a_warm_run_does_not_import_celpy(tmp_path: Path) -> None:
     env = {"XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    code = ("import sys; from kubectl_testbench.validate.cel import evaluate_rule;"
+    code = ("import sys; from kubectl_testbench.validate.cel.evaluate import evaluate_rule;"
             "spec = {'rule': 'has(self.a) != has(self.b)', 'message': 'one of a and b'};"
             "schema = {'type': 'object', 'properties': {'a': {'type': 'string'}, 'b': {'type': 'string'}}};"
             "r = evaluate_rule(spec, {'a': 'x', 'b': 'y'}, schema);"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_testbench.validate import cel_store
+from kubectl_testbench.validate.cel import store as cel_store
 
 
 def _saved(directory: Path) -> dict[str, object]:
@@ -148,11 +148,11 @@ def test_a_process_that_remembers_one_outcome_writes_it_at_exit(tmp_path: Path) 
 
     from tests.conftest import ROOT
 
-    code = ("from pathlib import Path; from kubectl_testbench.validate.cel_store import Store;"
+    code = ("from pathlib import Path; from kubectl_testbench.validate.cel.store import Store;"
             f"s = Store(Path({str(tmp_path)!r})); s.put_outcome('k', [True, '', '', []])")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
     assert _saved(tmp_path)["outcomes"] == {"k": [True, "", "", []]}
-    code = "from kubectl_testbench.validate.cel_store import Store; s = Store(None); s.put_outcome('k', [True])"
+    code = "from kubectl_testbench.validate.cel.store import Store; s = Store(None); s.put_outcome('k', [True])"
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == [cel_store.FILE_NAME]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubectl_testbench.validate.cel_syntax import rewrite
+from kubectl_testbench.validate.cel.syntax import rewrite
 
 REWRITES = [
     # optional field selection, with blanks after the '?'
@@ -82,7 +82,7 @@ def test_what_is_not_kubernetes_only_syntax_is_left_alone(source: str) -> None:
     ("'.?a' + self.?b.orValue('') == '.?a'", {}, True),
 ])
 def test_rewritten_rules_evaluate_as_the_api_server_would(rule: str, value: dict[str, object], passed: bool) -> None:
-    from kubectl_testbench.validate.cel import compiled
+    from kubectl_testbench.validate.cel.evaluate import compiled
 
     schema = {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"},
                                                "l": {"type": "array", "items": {"type": "string"}}}}

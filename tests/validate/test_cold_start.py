@@ -65,7 +65,7 @@ def test_a_cold_validate_of_a_valid_experiment_imports_no_heavy_module(tmp_path:
     code, modules, out = cold(tmp_path, "validate", str(EXAMPLES / "experiments" / "weather-inline.yaml"))
     assert (code, out.strip()) == (0, "1 file, 1 experiment: 1 valid, 0 invalid, 0 warnings")
     assert _heavy(modules) == set()
-    assert "kubectl_testbench.validate.cel_shipped" in modules, "the dataset rule was checked"
+    assert "kubectl_testbench.validate.cel.shipped" in modules, "the dataset rule was checked"
     assert not any((tmp_path / "cache").iterdir()), "nothing computed, so nothing to remember"
 
 
@@ -99,7 +99,7 @@ def test_outside_the_packaged_crd_celpy_evaluates_without_building_parser_tables
     the generated LALR tables (Lark's table construction never runs)."""
     code = ("import lark.parsers.lalr_analysis as analysis; built = [];"
             "analysis.LALR_Analyzer.compute_lalr = lambda self: built.append(self);"
-            "from kubectl_testbench.validate.cel import evaluate_rule;"
+            "from kubectl_testbench.validate.cel.evaluate import evaluate_rule;"
             "r = evaluate_rule({'rule': 'self.size() < 2'}, ['a', 'b'], {'type': 'array'});"
             "print(r.passed, len(built))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

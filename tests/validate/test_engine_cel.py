@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from kubectl_testbench.validate import cel, cel_cost, cel_store
+from kubectl_testbench.validate.cel import cost as cel_cost
+from kubectl_testbench.validate.cel import evaluate as cel
+from kubectl_testbench.validate.cel import store as cel_store
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 from kubectl_testbench.validate.engine import _not_evaluated, run_cel
 from kubectl_testbench.validate.schema import CelTarget, SchemaValidator

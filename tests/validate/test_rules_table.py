@@ -3,8 +3,9 @@ that decide the exit code."""
 
 from __future__ import annotations
 
+from kubectl_testbench.generate.rules_doc import markdown
 from kubectl_testbench.validate.diagnostics import Severity
-from kubectl_testbench.validate.rules import FIXES, RULES, markdown, severity
+from kubectl_testbench.validate.rules import FIXES, RULES, severity
 from tests.conftest import ROOT
 
 

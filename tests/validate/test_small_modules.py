@@ -220,7 +220,7 @@ def test_schema_type_at_follows_maps(monkeypatch: pytest.MonkeyPatch, path: tupl
 
 
 def test_over_the_crd_total_every_rule_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kubectl_testbench.validate import cel_cost
+    from kubectl_testbench.validate.cel import cost as cel_cost
     from kubectl_testbench.validate.crdschema import refused_in
 
     schema = {"type": "object", "x-kubernetes-validations": [{"rule": "true"}], "properties": {"spec": {

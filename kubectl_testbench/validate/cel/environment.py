@@ -1,7 +1,7 @@
 """Building the CEL parser and environment: the one place that constructs them.
 
 Constructing celpy's Lark parser dominated a cold start (docs/validation.md, "On a cold start"). The parser now comes
-from the LALR tables generated with the package (:mod:`cel_tables`); only when they do not fit the
+from the LALR tables generated with the package (:mod:`parser_tables`); only when they do not fit the
 installed Lark or celpy is it built from the grammar, with Lark's cache in our private directory.
 """
 
@@ -38,9 +38,9 @@ def build_environment() -> Any:
 
 def parser() -> Any:
     """celpy's Lark parser: from the generated tables when they match the installed Lark and grammar."""
-    from kubectl_testbench.validate import cel_tables
+    from kubectl_testbench.validate.cel import parser_tables
 
-    loaded = cel_tables.load()
+    loaded = parser_tables.load()
     return loaded if loaded is not None else built_parser()
 
 
@@ -53,13 +53,13 @@ def built_parser() -> Any:
     """
     import lark
 
-    from kubectl_testbench.validate import cel_tables
+    from kubectl_testbench.validate.cel import parser_tables
 
-    options = {**cel_tables.BUILD_OPTIONS, **cel_tables.runtime_options()}
+    options = {**parser_tables.BUILD_OPTIONS, **parser_tables.runtime_options()}
     directory = private_cache_dir()
     if directory is not None:
         options["cache"] = str(directory / f"cel-parser-lark{lark.__version__}.pickle")
-    return lark.Lark(cel_tables.grammar_text(), **options)
+    return lark.Lark(parser_tables.grammar_text(), **options)
 
 
 def private_cache_dir() -> Path | None:

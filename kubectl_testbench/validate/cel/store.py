@@ -1,7 +1,7 @@
 """Results of CEL rules remembered across runs, so a warm single-file validation never imports celpy.
 
 A rule's outcome depends only on the rule text and on the *projection* of ``self`` the rule can observe
-(see :mod:`kubectl_testbench.validate.cel`). Both, with the outcome and each rule's access paths, are kept
+(see :mod:`kubectl_testbench.validate.cel.evaluate`). Both, with the outcome and each rule's access paths, are kept
 in a small JSON file in the private per-user cache directory. The file is keyed by our version and by
 celpy's installed files, and ignored when either changes, when it is unreadable, or when
 ``KUBECTL_TESTBENCH_NO_CACHE`` is set. It is JSON, never pickle: a tampered file cannot run code.
@@ -91,7 +91,7 @@ _STORE: Store | None = None
 def store() -> Store:
     global _STORE
     if _STORE is None:
-        from kubectl_testbench.validate.cel_env import private_cache_dir
+        from kubectl_testbench.validate.cel.environment import private_cache_dir
 
         _STORE = Store(private_cache_dir())
     return _STORE

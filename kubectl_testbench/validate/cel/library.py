@@ -265,7 +265,7 @@ def join(items: Any, sep: Any = "") -> Any:
 
 
 def _compile(pattern: str) -> re.Pattern[str] | CELEvalError:
-    from kubectl_testbench.validate.cel_check import regexp_error
+    from kubectl_testbench.validate.cel.regexp import regexp_error
     from kubectl_testbench.validate.schema import re2_to_python
 
     error = regexp_error(pattern)

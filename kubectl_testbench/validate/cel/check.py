@@ -26,7 +26,7 @@ must, fail at evaluation), it never refuses a rule cel-go accepts. Messages are 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,7 +137,7 @@ def schema_type(schema: Schema, declared: str = "selfType") -> CelType:
 def check(source: str, tree: Any, schema: Schema, original: str | None = None) -> None:
     """Raise CheckError where cel-go's compiler refuses ``source`` (parsed by celpy into ``tree``).
 
-    ``original``: the rule as written, when ``source`` is our rewrite of it (:mod:`cel_syntax`): places are
+    ``original``: the rule as written, when ``source`` is our rewrite of it (:mod:`syntax`): places are
     reported in the text the user wrote."""
     _place_tokens(source, tree)
     checker = _Checker(source, schema_type(schema), original=original or source)
@@ -427,6 +427,8 @@ class _Checker:
         text = _string_literal(arg)
         if text is None:
             return
+        from kubectl_testbench.validate.cel.regexp import regexp_error
+
         error = regexp_error(text)
         if error is None:
             return
@@ -493,35 +495,6 @@ class _Checker:
         return at if at >= 0 else _start(right)
 
 
-_PERL_ONLY = re.compile(r"\(\?(?:=|!|<=|<!|P=|>)|\\[1-9]")
-_Quote = Callable[[str, int], str]
-_GO_REGEXP_ERRORS: tuple[tuple[str, str, _Quote], ...] = (
-    # Python's words for a broken pattern → Go regexp/syntax's, with what Go quotes after them
-    ("unterminated character set", "missing closing ]", lambda p, at: p[p.rfind("[", 0, at + 1):]),
-    ("missing ), unterminated subpattern", "missing closing )", lambda p, at: p),
-    ("unbalanced parenthesis", "unexpected )", lambda p, at: p),
-    ("nothing to repeat", "missing argument to repetition operator", lambda p, at: p[at:at + 1]),
-)
-
-
-def regexp_error(pattern: str) -> str | None:
-    """Go's ``regexp.Compile`` error for an RE2 pattern ("error parsing regexp: missing closing ]: `[`"),
-    or None when it compiles. Perl-only syntax (lookaround, backreferences) is refused as RE2 refuses it."""
-    from kubectl_testbench.validate.schema import re2_to_python
-
-    perl = _PERL_ONLY.search(pattern)
-    if perl is not None:
-        return f"error parsing regexp: invalid or unsupported Perl syntax: `{perl.group(0)}`"
-    try:
-        re.compile(re2_to_python(pattern))
-    except re.error as err:
-        for python, go, quoted in _GO_REGEXP_ERRORS:
-            if str(err.msg).startswith(python):
-                return f"error parsing regexp: {go}: `{quoted(pattern, err.pos or 0)}`"
-        return f"error parsing regexp: {err.msg}: `{pattern}`"
-    return None
-
-
 def _method_result(name: str, target: CelType, found: list[CelType]) -> CelType | None:
     """A method call's result type; None where cel-go has no overload for this receiver and these arguments.
 
@@ -567,7 +540,7 @@ def _declared(name: str) -> bool:
     """Is ``name`` a function cel-go knows in the API server's environment (celpy's, ours or Kubernetes')?"""
     from celpy.evaluation import base_functions
 
-    from kubectl_testbench.validate.cel_library import functions
+    from kubectl_testbench.validate.cel.library import functions
 
     return name in _MACROS or name in _KUBERNETES_ONLY or name in base_functions or name in functions()
 

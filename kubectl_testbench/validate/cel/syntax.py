@@ -2,7 +2,7 @@
 
 celpy 0.5 parses CEL as of 2021: no optional syntax (``self.?field``, ``list[?0]``, ``optional.of(x)``) and
 no namespaced functions (``format.dns1123Label()``). Kubernetes enables both. The rewrite works on tokens
-(string literals are never touched) and maps each construct to a function of ``cel_library``:
+(string literals are never touched) and maps each construct to a function of :mod:`library`:
 
 - ``x.?f``                 → ``x.optSelect("f")``
 - ``x[?e]``                → ``x.optIndex(e)``

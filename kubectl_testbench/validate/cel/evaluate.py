@@ -5,14 +5,14 @@ at the rule's schema node, ``number`` fields are doubles, ``integer`` fields int
 same (nulls were pruned before); transition rules (``oldSelf``) do not run on create unless they set
 ``optionalOldSelf``, which runs them with ``oldSelf`` unset; ``reason`` picks the kind of field error and
 ``fieldPath`` where it points; ``messageExpression`` falls back to ``message`` when it fails, is not a
-string, is empty or spans lines. Evaluation is metered (see :mod:`cel_cost`) and every error is one line.
+string, is empty or spans lines. Evaluation is metered (see :mod:`cost`) and every error is one line.
 
 Cost: celpy needs ~40 ms to import and ~0.3 ms per evaluation. Each rule is compiled once per process,
-the Lark parser comes precompiled (:mod:`cel_env`), and results are memoised on the *projection* of
+the Lark parser comes precompiled (:mod:`environment`), and results are memoised on the *projection* of
 ``self`` the rule (and its messageExpression) can observe: the AST tells which paths it reads and which
 it only tests with ``has()``. The dataset rule reads three presence bits, so thousands of Experiments
 share a handful of evaluations, and for the CRD we ship every one of them was computed when the package
-was built (:mod:`cel_shipped`): a run on our own CRD does not import celpy at all.
+was built (:mod:`shipped`): a run on our own CRD does not import celpy at all.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_testbench.load.positions import Path
-from kubectl_testbench.validate.cel_cost import (
+from kubectl_testbench.validate.cel.cost import (
     CALL_LIMIT_ERROR,
     MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES,
     CostExceeded,
@@ -53,8 +53,8 @@ class CompiledRule:
     """One rule: compiled program, the paths of ``self`` it reads, and a memo of its results."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
-        from kubectl_testbench.validate.cel_env import environment
-        from kubectl_testbench.validate.cel_syntax import rewrite
+        from kubectl_testbench.validate.cel.environment import environment
+        from kubectl_testbench.validate.cel.syntax import rewrite
 
         self.rule: str = spec["rule"]
         self.message: str = (spec.get("message") or "").strip()
@@ -72,7 +72,7 @@ class CompiledRule:
             self.compile_error = _syntax_error(err)
             ast = env.compile("true")
         self.tree = None if self.compile_error else ast
-        """What cel-go's checker sees (:mod:`cel_check`), parsed from the rewritten text."""
+        """What cel-go's checker sees (:mod:`check`), parsed from the rewritten text."""
         self.source = rewrite(self.rule)
         self.checked: dict[int, tuple[Schema, str]] = {}
         self.transition = _uses_ident(ast, "oldSelf")
@@ -101,8 +101,8 @@ class CompiledRule:
                 "transition": self.transition and not self.optional_old_self}
 
     def _program(self, env: Any, ast: Any) -> Any:
-        from kubectl_testbench.validate.cel_cost import metered_runner
-        from kubectl_testbench.validate.cel_library import functions
+        from kubectl_testbench.validate.cel.cost import metered_runner
+        from kubectl_testbench.validate.cel.library import functions
 
         return metered_runner(env, ast, functions(), lambda: self.meter)
 
@@ -118,7 +118,7 @@ class CompiledRule:
         hit = self.checked.get(id(schema))
         if hit is not None and hit[0] is schema:
             return hit[1]
-        from kubectl_testbench.validate.cel_check import CheckError, check
+        from kubectl_testbench.validate.cel.check import CheckError, check
 
         try:
             check(self.source, self.tree, schema, original=self.rule)
@@ -135,7 +135,7 @@ class CompiledRule:
             return self.field_path
         if self.message_broken:
             return ()
-        from kubectl_testbench.validate.cel_check import DYN, STRING, expression_type
+        from kubectl_testbench.validate.cel.check import DYN, STRING, expression_type
 
         found = expression_type(rewrite_text(self.message_expression), self.message_tree, schema)
         return self.field_path if found in (STRING, DYN) else ()
@@ -170,7 +170,7 @@ class CompiledRule:
         from celpy import celtypes
         from celpy.evaluation import CELEvalError
 
-        from kubectl_testbench.validate.cel_library import NONE
+        from kubectl_testbench.validate.cel.library import NONE
 
         if self.compile_error:
             return CelOutcome(False, error=f"rule compile error: {self.compile_error}")
@@ -232,7 +232,7 @@ class CompiledRule:
 
 
 def rewrite_text(source: str) -> str:
-    from kubectl_testbench.validate.cel_syntax import rewrite
+    from kubectl_testbench.validate.cel.syntax import rewrite
 
     return rewrite(source)
 
@@ -297,10 +297,10 @@ _RULES: dict[str, CompiledRule] = {}
 def evaluate_rule(spec: dict[str, Any], value: Any, schema: Schema, meter: Meter | None = None) -> CelOutcome:
     """One rule on one value, answering from remembered outcomes when the projection was seen before.
 
-    Remembered first in the package (:mod:`cel_shipped`, every outcome of our CRD's rules), then in the
-    user's cache (:mod:`cel_store`). Only a miss compiles the rule (importing celpy on first use).
+    Remembered first in the package (:mod:`shipped`, every outcome of our CRD's rules), then in the
+    user's cache (:mod:`store`). Only a miss compiles the rule (importing celpy on first use).
     """
-    from kubectl_testbench.validate.cel_shipped import shipped
+    from kubectl_testbench.validate.cel.shipped import shipped
 
     known = shipped()
     rule_key = analysis_key(spec)
@@ -314,21 +314,21 @@ def evaluate_rule(spec: dict[str, Any], value: Any, schema: Schema, meter: Meter
     key = outcome_key(spec, project(value, presence, values))
     hit = known.outcomes.get(key)
     if hit is None:
-        from kubectl_testbench.validate.cel_store import store
+        from kubectl_testbench.validate.cel.store import store
 
         hit = store().outcomes.get(key)
     if hit is not None:
         return outcome_from_saved(hit)
     outcome = compiled(spec).evaluate(value, schema, meter)
     if not outcome.stopped:
-        from kubectl_testbench.validate.cel_store import store
+        from kubectl_testbench.validate.cel.store import store
 
         store().put_outcome(key, saved_outcome(outcome))
     return outcome
 
 
 def _stored_analysis(spec: dict[str, Any], rule_key: str) -> dict[str, Any]:
-    from kubectl_testbench.validate.cel_store import store
+    from kubectl_testbench.validate.cel.store import store
 
     cache = store()
     analysis: dict[str, Any] | None = cache.analyses.get(rule_key)
