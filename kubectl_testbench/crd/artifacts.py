@@ -76,7 +76,7 @@ def defaults_schema_text() -> str:
 
 def expected_files() -> dict[Path, str]:
     """Every generated file and the content it must have."""
-    from kubectl_testbench.validate.rules import markdown
+    from kubectl_testbench.rules.docs import markdown
 
     return {
         REPO / "docs" / "rules.md": markdown(),
