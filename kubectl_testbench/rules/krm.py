@@ -17,9 +17,10 @@ KRM_CONFIG = Rule(
 )
 KRM_DEFAULTS = Rule(
     "krm/defaults", Severity.ERROR, "A RenderDefaults item passed to the KRM function is not valid.",
-    "A RenderDefaults among the items sets the defaults the Experiments are rendered with. An invalid one, or a "
-    "second one when one is already in use, is reported rather than guessed at.",
-    hint="keep one valid RenderDefaults",
+    "A RenderDefaults among the items sets the defaults the Experiments are rendered with. A second one, when "
+    "one is already in use (as functionConfig or an earlier item), is reported rather than one of them being "
+    "chosen silently; problems inside a RenderDefaults carry their own rules.",
+    hint="keep one RenderDefaults",
     check="kubectl_testbench.integrations.krm:transform",
 )
 KRM_INPUT = Rule(

@@ -12,8 +12,7 @@ METADATA_NAME_REQUIRED = Rule(
     "metadata/name-required", Severity.ERROR,
     "metadata.name is missing (generateName cannot be used with GitOps or apply).",
     "Every Experiment needs a name. The API server would accept generateName instead on create, but kubectl "
-    "apply, Argo CD and Flux identify objects by name, and a generated name makes a new Experiment on every "
-    "sync.",
+    "apply, Argo CD and Flux identify objects by name and cannot apply an object that has none.",
     hint="set metadata.name",
     check="kubectl_testbench.validate.metadata:_check_names",
 )
@@ -112,7 +111,8 @@ METADATA_RESOURCE_VERSION = Rule(
     "metadata/resource-version", Severity.ERROR,
     "metadata.resourceVersion is set: the server refuses to create the object.",
     "resourceVersion is the server's optimistic-concurrency token. Set in a manifest (usually copied from "
-    "kubectl get -o yaml), it makes a create fail and an apply fail or overwrite with stale data.",
+    "kubectl get -o yaml), it makes a create fail, and an apply fail with a conflict once the object has "
+    "changed in the cluster.",
     hint="remove metadata.resourceVersion (it was copied from a cluster)",
     check="kubectl_testbench.validate.metadata:check_metadata",
 )

@@ -24,30 +24,30 @@ SEMANTIC_CRON = Rule(
     "The cron expression does not parse (5 fields: minute hour day-of-month month day-of-week).",
     "The schema's pattern only checks that the schedule has five fields; each field must also be a valid cron "
     "field (minute 0-59, hour 0-23, names like MON or JAN...). An invalid expression is accepted by the API server "
-    "and only fails when Testkube schedules the workflow, so the Experiment would never run on schedule.",
+    "and fails only when Testkube reads it, so the Experiment would not run on schedule.",
     hint='write five fields: "0 3 * * *" runs daily at 03:00',
     check=f"{_CHECKS}:schedule",
 )
 SEMANTIC_TIMEZONE = Rule(
     "semantic/timezone", Severity.ERROR, "The timezone is not an IANA zone; Testkube would silently ignore it.",
     "The schedule's timezone must be an IANA zone name (Europe/Berlin, UTC). Testkube ignores one it does not "
-    "know without a word and runs the schedule in UTC, hours away from what was meant.",
+    "know without a word, and the schedule runs in another zone than the one meant, hours off.",
     hint='use a zone name like "Europe/Berlin" or "UTC" (zone names are case-sensitive)',
     check=f"{_CHECKS}:schedule",
 )
 SEMANTIC_DATASET_FORMAT = Rule(
     "semantic/dataset-format", Severity.ERROR,
     "The s3 key or url does not name a dataset file the setup phase reads.",
-    "The setup phase downloads the dataset and reads it by its file name's extension. A key or URL path that does "
-    "not end in one it reads fails the run at setup, after the workflow was scheduled.",
+    "The setup phase reads .json experiment files. A key or URL path that does not end in .json names a file it "
+    "cannot read: the run fails at setup, after the workflow was scheduled.",
     hint="point at a .json experiment file (kubectl testbench import converts csv/parquet)",
     check=f"{_CHECKS}:dataset_source",
 )
 SEMANTIC_DATASET_FORMAT_CONVERTED = Rule(
     "semantic/dataset-format-converted", Severity.ERROR,
     "A .csv/.parquet dataset: the setup phase reads only .json (convert it with kubectl testbench import).",
-    "Earlier versions of the setup phase read CSV and Parquet datasets; the current one reads only .json "
-    "experiment files. The file is not lost: kubectl testbench import converts it.",
+    "The current setup phase reads only .json experiment files, so a .csv or .parquet dataset fails the run at "
+    "setup. The data is not lost: kubectl testbench import converts it.",
     hint="convert it with: kubectl testbench import --from csv|parquet FILE --dataset-out experiment.json",
     check=f"{_CHECKS}:dataset_source",
 )
@@ -129,8 +129,8 @@ SEMANTIC_UNKNOWN_METRIC = Rule(
 SEMANTIC_UNSCORABLE_METRIC = Rule(
     "semantic/unscorable-metric", Severity.ERROR,
     "The evaluate phase finds the metric but can never score it (no number).",
-    "Some metric classes exist in the evaluate phase's package but never produce a score in this setup (they "
-    "return no number, or need inputs the run never provides). Such a metric silently records nothing.",
+    "Some metric classes exist in the evaluate phase's package but never produce a number there; the finding "
+    "says why for each. Such a metric silently records nothing, and the run still ends green.",
     hint="use a metric that scores with the reference data the step has",
     check=f"{_CHECKS}:metrics",
 )
