@@ -27,14 +27,15 @@ M = _script()
 CONFIG = M.settings()
 
 
-GENERATORS_OUT_OF_VALIDATE = ["kubectl_testbench/generate/cel_parser.py", "kubectl_testbench/generate/cel_rules.py",
-                              "kubectl_testbench/generate/rules_doc.py"]
+GENERATORS_OUT_OF_VALIDATE = ["kubectl_testbench/generate/cel_parser.py", "kubectl_testbench/generate/cel_rules.py"]
 """Generation code that lived in validate/ until issue 30, and is mutated as it was."""
+RULE_REGISTRY = "rules"
+"""The rule registry (issue 30), which validate/rules.py's table became."""
 
 
 def test_the_default_set_is_every_module_of_load_and_validate_and_the_generators_taken_out_of_validate() -> None:
     chosen = M.modules(CONFIG, [])
-    expected = sorted([*(str(p.relative_to(ROOT)) for d in ("load", "validate", "validate/cel")
+    expected = sorted([*(str(p.relative_to(ROOT)) for d in ("load", "validate", "validate/cel", RULE_REGISTRY)
                          for p in (ROOT / "kubectl_testbench" / d).glob("*.py") if p.name != "__init__.py"),
                        *GENERATORS_OUT_OF_VALIDATE])
     assert chosen == expected

@@ -8,14 +8,15 @@ from typing import Any
 import click
 
 from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, limits_from, limits_options
+from kubectl_testbench.rules.semantic import SEMANTIC_INLINE_SIZE, SEMANTIC_INLINE_SIZE_NEAR, SEMANTIC_METRIC_REFERENCE
 from kubectl_testbench.words import plural
 
 FORMAT_NAMES = ("adk", "agentv", "csv", "json", "orloj", "parquet")
 """The keys of ``integrations.importers.FORMATS`` (kept here so that --help imports nothing heavy)."""
 
-_COVERED_BY_IMPORTER = frozenset({"semantic/metric-reference"})
+_COVERED_BY_IMPORTER = frozenset({SEMANTIC_METRIC_REFERENCE.id})
 """Validator findings the importer already reports at their source position."""
-_INLINE_ONLY = frozenset({"semantic/inline-size", "semantic/inline-size-near"})
+_INLINE_ONLY = frozenset({SEMANTIC_INLINE_SIZE.id, SEMANTIC_INLINE_SIZE_NEAR.id})
 """Findings about the ConfigMap that an S3/URL dataset never becomes."""
 
 
@@ -167,7 +168,7 @@ def _validate(inline: dict[str, Any], written: dict[str, Any], text: str, output
         found.extend(d for d in dataset if d.rule not in _COVERED_BY_IMPORTER | _INLINE_ONLY
                      and d.path.startswith("spec.dataset"))
     return [replace(d, hint="write the dataset to a file for S3 instead: --dataset-out FILE.json --s3-bucket BUCKET")
-            if d.rule == "semantic/inline-size" else d for d in found]
+            if d.rule == SEMANTIC_INLINE_SIZE.id else d for d in found]
 
 
 def _gateway_known(output_file: str | None) -> bool:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail, limits_from, limits_options
+from kubectl_testbench.rules.yaml import YAML_TOO_DEEP
 
 if TYPE_CHECKING:
     from kubectl_testbench.load.limits import Limits
@@ -37,7 +38,7 @@ def krm(config: str | None, max_file_mib: int, max_depth: int, max_nodes: int) -
     limit is one, with no items), 2 unreadable input.
     """
     from kubectl_testbench.emit.yamlout import dump, dump_all
-    from kubectl_testbench.integrations.documents import LIMIT_RULES, room_for
+    from kubectl_testbench.integrations.documents import room_for
     from kubectl_testbench.integrations.krm import (
         RESOURCE_LIST,
         InputError,
@@ -51,6 +52,7 @@ def krm(config: str | None, max_file_mib: int, max_depth: int, max_nodes: int) -
     )
     from kubectl_testbench.load.decode import DecodeError, decode
     from kubectl_testbench.load.sources import STDIN, Source, SourceError, read_bytes
+    from kubectl_testbench.rules import LIMIT_RULES
 
     limits = limits_from(max_file_mib, max_depth, max_nodes)
     with room_for(limits):
@@ -83,7 +85,7 @@ def krm(config: str | None, max_file_mib: int, max_depth: int, max_nodes: int) -
         except RecursionError:  # deeper than room_for's ceiling: only with --max-depth raised past ~2,400
             message = (f"stdin is nested too deeply to be processed (--max-depth {max_depth} let it through): "
                        "lower --max-depth to have it refused where it nests")
-            out, results = unreadable_input(message, "yaml/too-deep")
+            out, results = unreadable_input(message, YAML_TOO_DEEP.id)
             text = "" if config else dump(out)
     for result in results:
         if result.severity != "info":

@@ -93,6 +93,7 @@ def _resolve(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str,
     from kubectl_testbench.emit.yamlout import dump
     from kubectl_testbench.render.resolve import ExecutionContext, document, resolve_objects
     from kubectl_testbench.render.resolve.sources import TemplatesError, load_objects, templates_in
+    from kubectl_testbench.rules.render import RENDER_RESOLVE
 
     templates = None
     if templates_path is not None:
@@ -111,7 +112,7 @@ def _resolve(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: str,
     for workflow, err in result.failures:
         meta = workflow.get("metadata") or {}
         what = f"{meta.get('namespace')}/{meta.get('name')}: {err}"  # names and messages quote the input
-        click.echo(f"{display_path(origins.get(id(workflow), '-'))}: error[render/resolve] TestWorkflow "
+        click.echo(f"{display_path(origins.get(id(workflow), '-'))}: error[{RENDER_RESOLVE.id}] TestWorkflow "
                    f"{escape_controls(what)}", err=True)
     if result.failures:
         click.echo(f"error: nothing resolved: {len(result.failures)} of "

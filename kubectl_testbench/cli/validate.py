@@ -22,6 +22,8 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 @click.option("--list-rules", is_flag=True,
               help="Print every rule id with its severity (and [fixable] when kubectl testbench fix repairs it), "
                    "and exit.")
+@click.option("--explain", "explain_rule", metavar="RULE",
+              help="Print what RULE checks and why, what to do about it and whether it has a safe fix, and exit.")
 @click.option("--only-testbench-files", is_flag=True,
               help="Skip files that do not mention testbench.agentic-layer.ai without reading them as YAML, and "
                    "Go/Helm templates of Experiments with a notice (for hooks that pass every YAML file).")
@@ -29,8 +31,9 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
               help="Exit 1 when a PATH holds no Experiment (a mistyped directory must not look like success).")
 @jobs_option
 @limits_options
-def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, only_testbench_files: bool,
-             fail_if_empty: bool, jobs: int | None, max_file_mib: int, max_depth: int, max_nodes: int) -> None:
+def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, explain_rule: str | None,
+             only_testbench_files: bool, fail_if_empty: bool, jobs: int | None, max_file_mib: int, max_depth: int,
+             max_nodes: int) -> None:
     """Check Experiments the way the Kubernetes API server would, plus what it cannot check.
 
     PATH is a file, a directory (searched recursively for *.yaml, *.yml and *.json) or - for stdin.
@@ -40,10 +43,13 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, o
     finding to $GITHUB_STEP_SUMMARY; sarif and junit paths are relative to $GITHUB_WORKSPACE too.
     """
     if list_rules:
-        from kubectl_testbench.validate.rules import RULES
+        from kubectl_testbench.rules import RULES
 
         for rule in RULES.values():
             click.echo(f"{rule.id:40} {rule.severity.value:8} {rule.summary}" + (" [fixable]" if rule.fix else ""))
+        return
+    if explain_rule is not None:
+        _explain(explain_rule)
         return
     if not paths:
         fail("no input: give files, directories or - for stdin (see kubectl testbench validate --help)")
@@ -88,6 +94,17 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, o
         sys.exit(EXIT_USAGE)
     if counts.invalid or counts.errors or (fail_if_empty and empty):
         sys.exit(EXIT_FINDINGS)
+
+
+def _explain(rule_id: str) -> None:
+    """``--explain RULE``: the rule's entry of docs/rules.md; an unknown id is a usage error with a suggestion."""
+    from kubectl_testbench.rules import RULES, did_you_mean
+    from kubectl_testbench.rules.docs import explain
+
+    rule = RULES.get(rule_id)
+    if rule is None:
+        fail(f'"{rule_id}" is not a rule id{did_you_mean(rule_id)}: kubectl testbench validate --list-rules lists them')
+    click.echo(explain(rule))
 
 
 def _arguments_of(file: str, paths: tuple[str, ...]) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kubectl_testbench.validate.rules import RULES
+from kubectl_testbench.rules import RULES, did_you_mean
 
 
 class SelectorError(ValueError):
@@ -25,11 +25,7 @@ def _check(selectors: Iterable[str]) -> tuple[str, ...]:
             if not selector:
                 continue
             if not any(_matches(selector, rule) for rule in RULES):
-                import difflib
-
-                close = difflib.get_close_matches(selector, sorted(RULES))  # best first
-                hint = f' (did you mean "{close[0]}"?)' if close else ""
-                raise SelectorError(f'"{selector}" is not a rule id or group{hint}: '
+                raise SelectorError(f'"{selector}" is not a rule id or group{did_you_mean(selector)}: '
                                     "kubectl testbench validate --list-rules lists them")
             out.append(selector)
     return tuple(out)

@@ -39,7 +39,7 @@ def defaults_files() -> dict[Path, str]:
 
 
 def rules_files() -> dict[Path, str]:
-    from kubectl_testbench.generate.rules_doc import markdown
+    from kubectl_testbench.rules.docs import markdown
 
     return {REPO / "docs" / "rules.md": markdown()}
 

@@ -25,6 +25,7 @@ from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.sources import Source, SourceError, expand
 from kubectl_testbench.model.constants import GROUP
 from kubectl_testbench.render.settings import Defaults, Flags
+from kubectl_testbench.rules.render import RENDER_DUPLICATE
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
 from kubectl_testbench.validate.duplicates import Identity, find_clashes
 from kubectl_testbench.validate.objects import group_of
@@ -308,5 +309,5 @@ def _resolve_collisions(out: AppRender, namespace: str, twice: set[str]) -> None
 
 def _clash(doc: Document, what: str, hint: str) -> Diagnostic:
     file, _, line = doc.origin.rpartition(":")
-    return Diagnostic("render/duplicate", Severity.ERROR, f"{doc.identity[1]} {doc.identity[3]} {what}", file,
+    return Diagnostic(RENDER_DUPLICATE.id, Severity.ERROR, f"{doc.identity[1]} {doc.identity[3]} {what}", file,
                       int(line) if line.isdigit() else 0, 1, hint=hint)

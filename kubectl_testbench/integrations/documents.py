@@ -25,10 +25,9 @@ from typing import Any
 
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Mark
+from kubectl_testbench.rules import LIMIT_RULES
+from kubectl_testbench.rules.yaml import YAML_DOCUMENT_SEPARATOR, YAML_TOO_DEEP
 from kubectl_testbench.sniff import looks_like_json
-
-LIMIT_RULES = frozenset({"yaml/too-deep", "yaml/too-many-nodes", "yaml/alias-limit", "input/too-large"})
-"""Findings that mean the input is over a reading limit (not malformed): each limit has a flag that raises it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +101,7 @@ def _plain(data: Any, limits: Limits, start_line: int) -> Any:
         with room_for(limits):
             return plain(data)
     except RecursionError:
-        return Problem("yaml/too-deep", f"nested too deeply to be processed (--max-depth {limits.max_depth} let it "
+        return Problem(YAML_TOO_DEEP.id, f"nested too deeply to be processed (--max-depth {limits.max_depth} let it "
                        "through): lower --max-depth to have it refused where it nests", (start_line + 1, 1))
 
 
@@ -111,7 +110,7 @@ def _yaml_stream(text: str, limits: Limits) -> Iterator[Document | Problem]:
 
     for _, chunk, built in yaml_documents(text, limits):
         if built is None:
-            yield Problem("yaml/document-separator", "invalid document separator: only a comment may follow '---' "
+            yield Problem(YAML_DOCUMENT_SEPARATOR.id, "invalid document separator: only a comment may follow '---' "
                           "on its line", (chunk.start_line + 1, 4))
             continue
         if built.error is not None:

@@ -33,6 +33,8 @@ from kubectl_testbench.integrations.documents import Document, Problem, read_doc
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.model.constants import GROUP
 from kubectl_testbench.render.settings import Defaults, Flags, template_problem
+from kubectl_testbench.rules.krm import KRM_CONFIG, KRM_DEFAULTS, KRM_INPUT, KRM_SUMMARY
+from kubectl_testbench.rules.render import RENDER_DUPLICATE
 from kubectl_testbench.safe_text import LEGACY_COMMAND, display_path, escape_controls
 from kubectl_testbench.validate.objects import group_of
 
@@ -168,7 +170,7 @@ def parse_config(function_config: Any) -> tuple[Config, list[Result]]:
     if function_config is None or function_config == {}:
         return Config(), []
     if not isinstance(function_config, dict):
-        return Config(), [Result("functionConfig must be an object", rule="krm/config")]
+        return Config(), [Result("functionConfig must be an object", rule=KRM_CONFIG.id)]
     if function_config.get("kind") == DEFAULTS_KIND and group_of(function_config.get("apiVersion")) == GROUP:
         defaults, findings = read_defaults(function_config)
         return Config(defaults=defaults), findings
@@ -177,15 +179,15 @@ def parse_config(function_config: Any) -> tuple[Config, list[Result]]:
         return Config(), [Result(f"functionConfig {kind or '(no kind)'} ({api_version or 'no apiVersion'}) is not "
                                  f"one this function reads: use a ConfigMap (v1) or {FUNCTION_KIND} "
                                  f"({FUNCTION_API}) with data, or a {DEFAULTS_KIND} ({GROUP}/v1alpha1)",
-                                 resource=function_config, rule="krm/config")]
+                                 resource=function_config, rule=KRM_CONFIG.id)]
     data = function_config.get("data") or {}
     if not isinstance(data, dict):
         return Config(), [Result("functionConfig.data must be a map of strings", resource=function_config,
-                                 field_path="data", rule="krm/config")]
+                                 field_path="data", rule=KRM_CONFIG.id)]
     problems: list[Result] = []
 
     def bad(key: str, message: str) -> None:
-        problems.append(Result(message, resource=function_config, field_path=f"data.{key}", rule="krm/config"))
+        problems.append(Result(message, resource=function_config, field_path=f"data.{key}", rule=KRM_CONFIG.id))
 
     values: dict[str, str] = {}
     for key, value in data.items():
@@ -244,7 +246,7 @@ def read_defaults(doc: dict[str, Any]) -> tuple[Defaults | None, list[Result]]:
     problem = namespace_problem(namespace) if isinstance(namespace, str) else None
     if problem is not None:  # it becomes part of file names in config.kubernetes.io/path
         return None, [Result(f"testkubeNamespace {namespace!r} {problem}", "error", doc, "spec.testkubeNamespace",
-                             path, index, "krm/config")]
+                             path, index, KRM_CONFIG.id)]
     return Defaults.from_spec(spec, path or DEFAULTS_KIND), []
 
 
@@ -268,7 +270,7 @@ def transform(items: list[Any], function_config: Any,
         if defaults is not None:
             path, index = source_file(items[i])
             results.append(Result(f"a second RenderDefaults ({defaults.source} is already in use); keep one",
-                                  resource=items[i], file_path=path, file_index=index, rule="krm/defaults"))
+                                  resource=items[i], file_path=path, file_index=index, rule=KRM_DEFAULTS.id))
             continue
         defaults = found
     render = config.mode == "render"
@@ -279,7 +281,7 @@ def transform(items: list[Any], function_config: Any,
     valid = 0
     for i, item in enumerate(items):
         if not isinstance(item, dict):
-            results.append(Result(f"items[{i}] is not an object", rule="krm/input"))
+            results.append(Result(f"items[{i}] is not an object", rule=KRM_INPUT.id))
             out.append(item)
             continue
         if i in defaults_items:
@@ -313,7 +315,7 @@ def transform(items: list[Any], function_config: Any,
         verb = "rendered" if render else "validated"
         made = f" into {len(rendered)} objects" if render else ""
         results.append(Result(f"{verb} {valid} of {experiments} Experiments{made}", severity="info",
-                              rule="krm/summary"))
+                              rule=KRM_SUMMARY.id))
     return out, results
 
 
@@ -386,7 +388,7 @@ def collisions(items: list[Any], rendered: list[tuple[dict[str, Any], dict[str, 
         ref = resource_ref(culprit)
         out.append(Result(f"renders {ref['kind']} {ref.get('namespace', '')}/{ref['name']}, which another item "
                           "already defines; rename one of them", resource=source, file_path=path, file_index=index,
-                          rule="render/duplicate"))
+                          rule=RENDER_DUPLICATE.id))
     return out
 
 
@@ -523,7 +525,7 @@ def rejected_input(docs: list[Any]) -> tuple[dict[str, Any], list[Result]]:
         items = docs
         message = ("stdin is a stream of resources, not a ResourceList (config.kubernetes.io/v1): nothing was "
                    "rendered; as a kustomize exec plugin the config file must be given as the argument")
-    result = Result(message, rule="krm/input")
+    result = Result(message, rule=KRM_INPUT.id)
     return {"apiVersion": RESOURCE_LIST_API, "kind": RESOURCE_LIST, "items": items,
             "results": [result.as_dict()]}, [result]
 

@@ -20,6 +20,18 @@ from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.lines import YAML_BREAK, LineIndex
 from kubectl_testbench.load.positions import Mark, Path, PathSegment, PosDict, PosList
 from kubectl_testbench.load.scalars import Note, resolve_plain, resolve_tagged
+from kubectl_testbench.rules.yaml import (
+    YAML_ALIAS,
+    YAML_ALIAS_LIMIT,
+    YAML_DUPLICATE_KEY,
+    YAML_KEY_TYPE,
+    YAML_MERGE,
+    YAML_SYNTAX,
+    YAML_TAG,
+    YAML_TOO_DEEP,
+    YAML_TOO_MANY_NODES,
+    YAML_UNKNOWN_TAG,
+)
 
 _MAP_TAGS = (None, "tag:yaml.org,2002:map", "!")
 _SEQ_TAGS = (None, "tag:yaml.org,2002:seq", "!")
@@ -105,7 +117,7 @@ def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS, spen
         problem = err.problem or "invalid YAML"
         context = f" {err.context}" if err.context else ""
         began = err.context_mark
-        result.error = Remark("yaml/syntax", f"{problem}{context}".strip(), (line, col), (),
+        result.error = Remark(YAML_SYNTAX.id, f"{problem}{context}".strip(), (line, col), (),
                               context=(began.line + 1 + line_offset, began.column + 1) if began else None)
         result.data = None
     except yaml.reader.ReaderError as err:
@@ -114,9 +126,9 @@ def build(text: str, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS, spen
         line, col = LineIndex(text[:offset], YAML_BREAK).position(offset)  # the lines libyaml counts in its marks
         line += line_offset
         char = f"#x{err.character:04x}" if isinstance(err.character, int) else repr(err.character)
-        result.error = Remark("yaml/syntax", f"unacceptable character {char}: {err.reason}", (line, col), ())
+        result.error = Remark(YAML_SYNTAX.id, f"unacceptable character {char}: {err.reason}", (line, col), ())
     except yaml.YAMLError as err:
-        result.error = Remark("yaml/syntax", str(err).splitlines()[0], (line_offset + 1, 1), ())
+        result.error = Remark(YAML_SYNTAX.id, str(err).splitlines()[0], (line_offset + 1, 1), ())
     return result
 
 
@@ -171,7 +183,7 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits, s
             if events > max_nodes:
                 where = "one file" if spent else "one document"
                 rest = "; the rest is not read" if spent else ""
-                raise YamlReadError("yaml/too-many-nodes", f"more than {max_nodes} nodes in {where} "
+                raise YamlReadError(YAML_TOO_MANY_NODES.id, f"more than {max_nodes} nodes in {where} "
                                     f"(raise with --max-nodes){rest}", _mark(event, line_offset))
             t = type(event)
             if t is ScalarEvent:
@@ -193,13 +205,13 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits, s
                 size = 1
             elif t is MapStart or t is SeqStart:
                 if len(stack) >= max_depth:
-                    raise YamlReadError("yaml/too-deep", f"nesting deeper than {max_depth} levels "
+                    raise YamlReadError(YAML_TOO_DEEP.id, f"nesting deeper than {max_depth} levels "
                                         "(raise with --max-depth)", _mark(event, line_offset))
                 is_map = t is MapStart
                 m = event.start_mark
                 mark = (m.line + 1 + line_offset, m.column + 1)
                 if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
-                    remarks.append(Remark("yaml/unknown-tag", f"tag {event.tag} is ignored by Kubernetes", mark,
+                    remarks.append(Remark(YAML_UNKNOWN_TAG.id, f"tag {event.tag} is ignored by Kubernetes", mark,
                                           path_of(_pending_segment(stack))))
                 container: Any = PosDict(mark) if is_map else PosList(mark)
                 if top is None:
@@ -220,18 +232,18 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits, s
             elif t is AliasEvent:
                 mark = _mark(event, line_offset)
                 if event.anchor not in anchors:
-                    raise YamlReadError("yaml/alias", f'unknown or recursive alias "*{event.anchor}"', mark)
+                    raise YamlReadError(YAML_ALIAS.id, f'unknown or recursive alias "*{event.anchor}"', mark)
                 value, size, nbytes = anchors[event.anchor]
                 expanded += size
                 if expanded > limits.alias_budget + 10 * (events - spent):
-                    raise YamlReadError("yaml/alias-limit", "alias expansion exceeds the limit "
+                    raise YamlReadError(YAML_ALIAS_LIMIT.id, "alias expansion exceeds the limit "
                                         f"({limits.alias_budget} nodes beyond 10x the document; a billion-laughs "
                                         "document?)", mark)
                 # An alias of a large value is one node but all of its text: bound the text it brings in as
                 # the file size bounds literal text (kubectl sends the expanded document to the server).
                 expanded_bytes += nbytes
                 if expanded_bytes > max_alias_bytes:
-                    raise YamlReadError("yaml/alias-limit", "aliases expand to more than "
+                    raise YamlReadError(YAML_ALIAS_LIMIT.id, "aliases expand to more than "
                                         f"{_mib(max_alias_bytes)} of text, more than a file may hold "
                                         "(raise with --max-file-size)", mark)
             else:  # DocumentEndEvent: libyaml's event grammar allows nothing else inside a document
@@ -259,7 +271,7 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits, s
                     continue
                 if key in c:
                     by_merge = top.merged is not None and key in top.merged
-                    remarks.append(Remark("yaml/duplicate-key", _duplicate_message(key, by_merge), top.key_mark,
+                    remarks.append(Remark(YAML_DUPLICATE_KEY.id, _duplicate_message(key, by_merge), top.key_mark,
                                           path_of(key)))
                 c[key] = value
                 c.key_marks[key] = top.key_mark
@@ -310,8 +322,8 @@ def _scalar(event: Any, mark: Mark, stack: list[_Frame], remarks: list[Remark], 
         value = resolve_tagged(tag, text)
     except ValueError as err:
         if tag.startswith("tag:yaml.org,2002:"):
-            raise YamlReadError("yaml/tag", str(err), mark) from None
-        remarks.append(Remark("yaml/unknown-tag", f"tag {tag} is ignored by Kubernetes", mark,
+            raise YamlReadError(YAML_TAG.id, str(err), mark) from None
+        remarks.append(Remark(YAML_UNKNOWN_TAG.id, f"tag {tag} is ignored by Kubernetes", mark,
                               path_of(_pending_segment(stack))))
         return text
     if isinstance(value, float) and not math.isfinite(value):  # !!float .inf: JSON cannot carry it either
@@ -347,7 +359,7 @@ def _key_string(value: Any, mark: Mark) -> str:
     if isinstance(value, float):
         return repr(value)
     kind = "null" if value is None else type(value).__name__.replace("Pos", "").lower()
-    raise YamlReadError("yaml/key-type", f"a {kind} cannot be a mapping key in Kubernetes YAML", mark)
+    raise YamlReadError(YAML_KEY_TYPE.id, f"a {kind} cannot be a mapping key in Kubernetes YAML", mark)
 
 
 def _merge(frame: _Frame, value: Any, mark: Mark, remarks: list[Remark], path_of: Any) -> None:
@@ -359,14 +371,14 @@ def _merge(frame: _Frame, value: Any, mark: Mark, remarks: list[Remark], path_of
     """
     sources = list(reversed(value)) if isinstance(value, list) else [value]
     if not all(isinstance(source, dict) for source in sources):
-        raise YamlReadError("yaml/merge", "a merge key (<<) needs a mapping or a list of mappings", mark)
+        raise YamlReadError(YAML_MERGE.id, "a merge key (<<) needs a mapping or a list of mappings", mark)
     target: PosDict = frame.container
     if frame.merged is None:
         frame.merged = set()
     for source in sources:
         for key, val in source.items():
             if key in target:
-                remarks.append(Remark("yaml/duplicate-key", _duplicate_message(key, True), frame.key_mark,
+                remarks.append(Remark(YAML_DUPLICATE_KEY.id, _duplicate_message(key, True), frame.key_mark,
                                       path_of(key)))
             target[key] = val
             if isinstance(source, PosDict):  # every mapping read here is one, with a mark for each key

@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 
 from kubectl_testbench.load.positions import Mark
+from kubectl_testbench.rules.input import INPUT_BINARY, INPUT_ENCODING
 
 
 class DecodeError(Exception):
@@ -33,15 +34,15 @@ def decode(data: bytes) -> str:
             try:
                 return data[len(bom):].decode(encoding)
             except UnicodeDecodeError as err:
-                raise DecodeError("input/encoding", f"invalid {encoding.upper()} text: {err.reason}") from None
+                raise DecodeError(INPUT_ENCODING.id, f"invalid {encoding.upper()} text: {err.reason}") from None
     nul = data[:8192].find(b"\0")
     if nul >= 0:
-        raise DecodeError("input/binary", f"binary file (NUL byte at offset {nul}), not YAML or JSON")
+        raise DecodeError(INPUT_BINARY.id, f"binary file (NUL byte at offset {nul}), not YAML or JSON")
     try:
         return data.decode()
     except UnicodeDecodeError as err:
         before = data[:err.start]
         line = before.count(b"\n") + 1
         col = err.start - before.rfind(b"\n")
-        raise DecodeError("input/encoding", f"not UTF-8 text (byte 0x{data[err.start]:02x} at line {line}, "
+        raise DecodeError(INPUT_ENCODING.id, f"not UTF-8 text (byte 0x{data[err.start]:02x} at line {line}, "
                           f"column {col}); save the file as UTF-8", (line, col)) from None

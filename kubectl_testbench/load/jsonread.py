@@ -27,6 +27,13 @@ from kubectl_testbench.load.builder import Remark
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.lines import JSON_BREAK, LineIndex
 from kubectl_testbench.load.positions import Mark, PathSegment, PosDict, PosList
+from kubectl_testbench.rules.yaml import (
+    YAML_DUPLICATE_KEY,
+    YAML_NON_FINITE,
+    YAML_SYNTAX,
+    YAML_TOO_DEEP,
+    YAML_TOO_MANY_NODES,
+)
 
 # Strings use possessive repeats (``++``, ``*+``): the regex engine then keeps no backtracking state per
 # character, so a 15 MiB string costs its own size, not ~170 bytes a character.
@@ -66,7 +73,7 @@ def read_stream(text: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[JsonDocu
         doc = JsonDocument(start_line=mark(pos)[0] - 1, start=pos)
         count += 1
         if count > limits.max_documents:
-            doc.error = Remark("yaml/too-many-nodes", f"more than {limits.max_documents} documents in one file; the "
+            doc.error = Remark(YAML_TOO_MANY_NODES.id, f"more than {limits.max_documents} documents in one file; the "
                                f"rest is not read (each document counts as {limits.nodes_per_document} nodes: raise "
                                "with --max-nodes)", mark(pos), ())
             yield doc
@@ -197,34 +204,34 @@ def _value(text: str, pos: int, mark: Any, remarks: list[Remark], limits: Limits
     while True:
         m = token_re(text, pos)
         if m is None:
-            raise _Stop("yaml/syntax", _unexpected(text, pos), _SPACE.match(text, pos).end())  # type: ignore[union-attr]
+            raise _Stop(YAML_SYNTAX.id, _unexpected(text, pos), _SPACE.match(text, pos).end())  # type: ignore[union-attr]
         start = m.start(m.lastindex or 0)
         pos = m.end()
         punct = m.group(1)
         nodes += 1
         if nodes > limits.max_nodes:
             where = "one file" if spent else "one document"
-            raise _Stop("yaml/too-many-nodes", f"more than {limits.max_nodes} nodes in {where} "
+            raise _Stop(YAML_TOO_MANY_NODES.id, f"more than {limits.max_nodes} nodes in {where} "
                         "(raise with --max-nodes)", start)
         top = stack[-1] if stack else None
         in_object = type(top) is PosDict
         if punct is None or punct in "{[":
             if not expect_value:
-                raise _Stop("yaml/syntax", "invalid character after a value: expected ',' or a closing bracket",
+                raise _Stop(YAML_SYNTAX.id, "invalid character after a value: expected ',' or a closing bracket",
                             start)
             if in_object and keys[-1] is _KEY_WANTED:
                 if m.group(2) is None:
-                    raise _Stop("yaml/syntax", "expected a string as object key", start)
+                    raise _Stop(YAML_SYNTAX.id, "expected a string as object key", start)
                 key = string_value(m.group(2))
                 keys[-1] = (key, mark(start))
                 m2 = _COLON.match(text, pos)
                 if m2 is None:
-                    raise _Stop("yaml/syntax", "expected ':' after an object key", _SPACE.match(text, pos).end())  # type: ignore[union-attr]
+                    raise _Stop(YAML_SYNTAX.id, "expected ':' after an object key", _SPACE.match(text, pos).end())  # type: ignore[union-attr]
                 pos = m2.end()
                 continue
             if punct is not None:  # '{' or '['
                 if len(stack) >= limits.max_depth:
-                    raise _Stop("yaml/too-deep", f"nesting deeper than {limits.max_depth} levels "
+                    raise _Stop(YAML_TOO_DEEP.id, f"nesting deeper than {limits.max_depth} levels "
                                 "(raise with --max-depth)", start)
                 if stack:
                     segs.append(_segment(stack[-1], keys[-1]))
@@ -252,16 +259,16 @@ def _value(text: str, pos: int, mark: Any, remarks: list[Remark], limits: Limits
                     value = float(number)
                     if math.isinf(value):
                         shown = number if len(number) <= 40 else f"{number[:20]}… ({len(number)} characters)"
-                        raise _Stop("yaml/non-finite", f"{shown} is out of range for a 64-bit float; Kubernetes "
+                        raise _Stop(YAML_NON_FINITE.id, f"{shown} is out of range for a 64-bit float; Kubernetes "
                                     "cannot decode it", start)
                 value_mark = mark(start)
             else:
                 value, value_mark = _LITERALS[m.group(6)], mark(start)
         elif punct in "}]":
             if not stack or (punct == "}") != (type(top) is PosDict):
-                raise _Stop("yaml/syntax", f"invalid character '{punct}'", start)
+                raise _Stop(YAML_SYNTAX.id, f"invalid character '{punct}'", start)
             if expect_value:  # "[1,]" or '{"a":1,}'
-                raise _Stop("yaml/syntax", f"invalid character '{punct}' looking for beginning of value", start)
+                raise _Stop(YAML_SYNTAX.id, f"invalid character '{punct}' looking for beginning of value", start)
             value = stack.pop()
             keys.pop()
             if segs and stack:
@@ -269,13 +276,13 @@ def _value(text: str, pos: int, mark: Any, remarks: list[Remark], limits: Limits
             value_mark = value.mark
         elif punct == ",":
             if expect_value or not stack:
-                raise _Stop("yaml/syntax", "invalid character ',' looking for beginning of value", start)
+                raise _Stop(YAML_SYNTAX.id, "invalid character ',' looking for beginning of value", start)
             expect_value = True
             if type(top) is PosDict:
                 keys[-1] = _KEY_WANTED
             continue
         else:  # ':' out of place
-            raise _Stop("yaml/syntax", "invalid character ':'", start)
+            raise _Stop(YAML_SYNTAX.id, "invalid character ':'", start)
 
         # a complete value: attach it to the open container, or it is the root
         if not stack:
@@ -285,7 +292,7 @@ def _value(text: str, pos: int, mark: Any, remarks: list[Remark], limits: Limits
         if type(top) is PosDict:
             key, key_mark = keys[-1]
             if key in top:
-                remarks.append(Remark("yaml/duplicate-key", f'duplicate field "{key}": strict decoding rejects it '
+                remarks.append(Remark(YAML_DUPLICATE_KEY.id, f'duplicate field "{key}": strict decoding rejects it '
                                       "(the later value wins)", key_mark, (*segs, key)))
             top[key] = value
             top.key_marks[key] = key_mark

@@ -11,6 +11,8 @@ import math
 import re
 from typing import Any
 
+from kubectl_testbench.rules.yaml import YAML_LEGACY_OCTAL, YAML_NON_FINITE, YAML_SEXAGESIMAL, YAML_YAML11_BOOLEAN
+
 _BOOL_NULL: dict[str, Any] = {}
 for _words, _value in (
     (("y", "Y", "yes", "Yes", "YES", "on", "On", "ON"), True),
@@ -37,10 +39,10 @@ _INT64 = 2**63
 class Note:
     """Why a scalar deserves a remark: how Kubernetes reads it differs from a YAML 1.2 reading."""
 
-    YAML11_BOOL = "yaml/yaml11-boolean"
-    SEXAGESIMAL = "yaml/sexagesimal"
-    OCTAL = "yaml/legacy-octal"
-    NON_FINITE = "yaml/non-finite"
+    YAML11_BOOL = YAML_YAML11_BOOLEAN.id
+    SEXAGESIMAL = YAML_SEXAGESIMAL.id
+    OCTAL = YAML_LEGACY_OCTAL.id
+    NON_FINITE = YAML_NON_FINITE.id
 
 
 def resolve_plain(text: str) -> tuple[Any, str | None]:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from kubectl_testbench.load.limits import Limits
+from kubectl_testbench.rules.input import INPUT_NOT_A_FILE, INPUT_NOT_FOUND, INPUT_TOO_LARGE, INPUT_UNREADABLE
 
 STDIN = "-"
 EXTENSIONS = (".yaml", ".yml", ".json")
@@ -50,17 +51,17 @@ def expand(paths: list[str] | tuple[str, ...]) -> Iterator[Source | SourceError]
         try:
             st = os.stat(path)
         except FileNotFoundError:
-            yield SourceError(path, "input/not-found", "no such file or directory")
+            yield SourceError(path, INPUT_NOT_FOUND.id, "no such file or directory")
             continue
         except OSError as err:
-            yield SourceError(path, "input/unreadable", err.strerror or str(err))
+            yield SourceError(path, INPUT_UNREADABLE.id, err.strerror or str(err))
             continue
         if stat.S_ISDIR(st.st_mode):
             yield from _scan(path, path)
         elif stat.S_ISREG(st.st_mode):
             yield Source(path, root=path)
         else:
-            yield SourceError(path, "input/not-a-file", "not a regular file")
+            yield SourceError(path, INPUT_NOT_A_FILE.id, "not a regular file")
 
 
 def _scan(directory: str, root: str) -> Iterator[Source | SourceError]:
@@ -68,7 +69,7 @@ def _scan(directory: str, root: str) -> Iterator[Source | SourceError]:
         if err is None:
             yield Source(path, scanned=True, root=root)
         else:
-            yield SourceError(path, "input/unreadable", err.strerror or str(err))
+            yield SourceError(path, INPUT_UNREADABLE.id, err.strerror or str(err))
 
 
 def scan_tree(directory: str, wanted: Callable[[str], bool]) -> Iterator[tuple[str, OSError | None]]:
@@ -110,12 +111,12 @@ def read_bytes(source: Source, limits: Limits) -> bytes:
     except SourceError:
         raise
     except OSError as err:
-        raise SourceError(source.path, "input/unreadable", err.strerror or str(err)) from None
+        raise SourceError(source.path, INPUT_UNREADABLE.id, err.strerror or str(err)) from None
     if len(data) > limit:
         raise _too_big(source.path, limit)
     return data
 
 
 def _too_big(path: str, limit: int) -> SourceError:
-    return SourceError(path, "input/too-large", f"larger than the {limit // (1024 * 1024)} MiB limit "
+    return SourceError(path, INPUT_TOO_LARGE.id, f"larger than the {limit // (1024 * 1024)} MiB limit "
                        "(raise with --max-file-size)")

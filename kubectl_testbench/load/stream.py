@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from kubectl_testbench.load.builder import BuildResult, Remark, build
 from kubectl_testbench.load.limits import Limits
 from kubectl_testbench.load.split import Chunk, split_documents
+from kubectl_testbench.rules.yaml import YAML_TOO_MANY_NODES
 
 
 def yaml_documents(text: str, limits: Limits) -> Iterator[tuple[int, Chunk, BuildResult | None]]:
@@ -28,7 +29,7 @@ def yaml_documents(text: str, limits: Limits) -> Iterator[tuple[int, Chunk, Buil
         if read > limits.max_documents:
             message = (f"more than {limits.max_documents} documents in one file; the rest is not read (each "
                        f"document counts as {limits.nodes_per_document} nodes: raise with --max-nodes)")
-            yield index, chunk, BuildResult(error=Remark("yaml/too-many-nodes", message, (chunk.start_line + 1, 1),
+            yield index, chunk, BuildResult(error=Remark(YAML_TOO_MANY_NODES.id, message, (chunk.start_line + 1, 1),
                                                          ()))
             return
         if chunk.bad_separator:
@@ -37,5 +38,5 @@ def yaml_documents(text: str, limits: Limits) -> Iterator[tuple[int, Chunk, Buil
         built = build(chunk.text, chunk.start_line, limits, spent)
         spent += built.nodes
         yield index, chunk, built
-        if built.error is not None and built.error.rule == "yaml/too-many-nodes" and spent > built.nodes:
+        if built.error is not None and built.error.rule == YAML_TOO_MANY_NODES.id and spent > built.nodes:
             return  # the file's budget is spent (the error says so): every later document would say the same

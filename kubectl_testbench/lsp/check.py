@@ -15,10 +15,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from kubectl_testbench import rules
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits, MiB
 from kubectl_testbench.lsp.text import engine_lines
 from kubectl_testbench.model.constants import GROUP
-from kubectl_testbench.validate import rules
+from kubectl_testbench.rules.input import INPUT_ENCODING, INPUT_TOO_LARGE
 from kubectl_testbench.validate.diagnostics import Diagnostic
 from kubectl_testbench.validate.engine import Options, template_notice, validate_text
 
@@ -59,7 +60,7 @@ def check(text: str, path: str, root: str | None, settings: Settings = DEFAULT_S
     except UnicodeEncodeError as err:
         return [_encoding_finding(text, path, err.start)]
     if len(data) > limits.max_file_bytes:
-        return [_finding("input/too-large", path, (0, 0), f"larger than the {limits.max_file_bytes // MiB} MiB limit "
+        return [_finding(INPUT_TOO_LARGE.id, path, (0, 0), f"larger than the {limits.max_file_bytes // MiB} MiB limit "
                          "(raise with --max-file-size)")]
     if "\ufffd" in text:
         unreadable = _disk_decoding_error(path, limits)
@@ -103,7 +104,7 @@ def _encoding_finding(text: str, path: str, offset: int) -> Diagnostic:
     line = lines.line_of(offset)
     column = offset - lines.starts[line]
     code = ord(text[offset])
-    return _finding("input/encoding", path, (line + 1, column + 1),
+    return _finding(INPUT_ENCODING.id, path, (line + 1, column + 1),
                     f"the text holds a lone UTF-16 surrogate (U+{code:04X}) at line {line + 1}, column {column + 1}: "
                     "it cannot be saved as UTF-8", "remove the character, or write the pair it belongs to")
 

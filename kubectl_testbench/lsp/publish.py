@@ -9,18 +9,13 @@ from lsprotocol import types as lsp
 
 from kubectl_testbench.lsp.ranges import token_span
 from kubectl_testbench.lsp.text import TextIndex, engine_lines
+from kubectl_testbench.rules.rule import doc_url
 from kubectl_testbench.safe_text import escape_controls
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
-from kubectl_testbench.validate.report import INFORMATION_URI
 
 SOURCE = "kubectl-testbench"
 SEVERITY = {Severity.ERROR: lsp.DiagnosticSeverity.Error, Severity.WARNING: lsp.DiagnosticSeverity.Warning,
             Severity.INFO: lsp.DiagnosticSeverity.Information}
-
-
-def rule_url(rule_id: str) -> str:
-    """The rule's entry in docs/rules.md, with the anchor GitHub gives its heading (as the SARIF helpUri)."""
-    return f"{INFORMATION_URI}/blob/main/docs/rules.md#{rule_id.replace('/', '')}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +52,6 @@ def to_lsp(d: Diagnostic, index: TextIndex, start: int, end: int) -> lsp.Diagnos
         message=text,
         severity=SEVERITY[d.severity],
         code=d.rule,
-        code_description=lsp.CodeDescription(href=rule_url(d.rule)),
+        code_description=lsp.CodeDescription(href=doc_url(d.rule)),
         source=SOURCE,
     )

@@ -15,6 +15,8 @@ from kubectl_testbench.load.sources import Source, SourceError, read_bytes
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import GROUP
 from kubectl_testbench.package_data import GENERATED_DIR
+from kubectl_testbench.rules.input import INPUT_EMPTY
+from kubectl_testbench.rules.semantic import SEMANTIC_DNS_LABEL, SEMANTIC_URL_PLACEHOLDER
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:  # its dataclasses cost validate's start-up; only a file that exists needs them
@@ -65,16 +67,16 @@ def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
     problem = dns1123_label_error(namespace) if isinstance(namespace, str) else None
     if problem is not None and not any(err.path == ("spec", "testkubeNamespace") for err in errors):
         line, col = locate(doc, ("spec", "testkubeNamespace")) or (0, 0)
-        out.append(Diagnostic("semantic/dns-label", Severity.ERROR, f"Invalid value: {show(namespace)}: {problem}",
+        out.append(Diagnostic(SEMANTIC_DNS_LABEL.id, Severity.ERROR, f"Invalid value: {show(namespace)}: {problem}",
                               file, line, col, "spec.testkubeNamespace", "a namespace is a DNS-1123 label",
                               DEFAULTS_KIND))
     for at, template in templates:
         problem = template_problem(template) if isinstance(template, str) else None
         if problem is not None and not any(err.path == at for err in errors):
             line, col = locate(doc, at) or (0, 0)
-            out.append(Diagnostic("semantic/url-placeholder", Severity.ERROR, f'Invalid value: "{template}": {problem}',
-                                  file, line, col, field_path(at), PLACEHOLDER_HINT,
-                                  DEFAULTS_KIND))
+            out.append(Diagnostic(SEMANTIC_URL_PLACEHOLDER.id, Severity.ERROR,
+                                  f'Invalid value: "{template}": {problem}', file, line, col, field_path(at),
+                                  PLACEHOLDER_HINT, DEFAULTS_KIND))
     return out
 
 
@@ -108,7 +110,7 @@ def _load_defaults(path: str, version: tuple[int, int]) -> Defaults:
             from kubectl_testbench.render.settings import Defaults
 
             return Defaults.from_spec(doc.get("spec") or {}, path)
-    raise DefaultsError([Diagnostic("input/empty", Severity.ERROR,
+    raise DefaultsError([Diagnostic(INPUT_EMPTY.id, Severity.ERROR,
                                     f"no {DEFAULTS_KIND} document ({GROUP}/v1alpha1) in the file", path)])
 
 

@@ -7,15 +7,8 @@ from enum import StrEnum
 from typing import Any
 
 from kubectl_testbench.load.positions import PathSegment
+from kubectl_testbench.rules.rule import Severity as Severity  # a finding's severity is its rule's, by default
 from kubectl_testbench.words import plural
-
-
-class Severity(StrEnum):
-    """How bad a finding is: errors fail validation, warnings fail only with ``--strict``."""
-
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
 
 
 class FixKind(StrEnum):

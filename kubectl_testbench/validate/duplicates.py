@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from kubectl_testbench.rules.semantic import SEMANTIC_DUPLICATE_EXPERIMENT
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
-
-RULE = "semantic/duplicate-experiment"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +61,9 @@ def find_clashes(identities: Iterable[Identity], namespace: str | None = None) -
         out.invalidated += ident.valid
         shown = f"{key[0]}/{key[1]}" if key[0] else f"{key[1]} (no namespace in either file)"
         out.diagnostics.append(Diagnostic(
-            RULE, Severity.ERROR, f"Experiment {shown} is also defined at {earlier.file}:{earlier.line}:{earlier.col}:"
-            " applied together, one silently replaces the other", ident.file, ident.line, ident.col, "metadata.name",
+            SEMANTIC_DUPLICATE_EXPERIMENT.id, Severity.ERROR,
+            f"Experiment {shown} is also defined at {earlier.file}:{earlier.line}:{earlier.col}: applied together, "
+            "one silently replaces the other", ident.file, ident.line, ident.col, "metadata.name",
             "give each Experiment its own metadata.name (or namespace), or delete the copy",
             f"Experiment {key[0]}/{key[1]}" if key[0] else f"Experiment {key[1]}"))
     return out

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from kubectl_testbench import rules as rule_table
 from kubectl_testbench.gofmt import value_v
 from kubectl_testbench.load.builder import Remark
 from kubectl_testbench.load.decode import DecodeError, decode
@@ -23,8 +24,40 @@ from kubectl_testbench.load.positions import Path, PosDict, field_path, locate, 
 from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
 from kubectl_testbench.load.stream import yaml_documents
 from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
+from kubectl_testbench.rules.cel import CEL_COST, CEL_DATASET_EXACTLY_ONE, CEL_ERROR, CEL_NOT_EVALUATED, CEL_RULE
+from kubectl_testbench.rules.input import (
+    INPUT_BINARY,
+    INPUT_EMPTY,
+    INPUT_ENCODING,
+    INPUT_NOT_A_FILE,
+    INPUT_NOT_FOUND,
+    INPUT_TEMPLATE,
+    INPUT_TOO_LARGE,
+    INPUT_UNREADABLE,
+)
+from kubectl_testbench.rules.kind import KIND_API_VERSION, KIND_GROUP, KIND_MISSING
+from kubectl_testbench.rules.metadata import METADATA_NAME_REQUIRED, METADATA_TYPE
+from kubectl_testbench.rules.render import RENDER_MANIFEST
+from kubectl_testbench.rules.schema import SCHEMA_TYPE, SCHEMA_UNKNOWN_FIELD
+from kubectl_testbench.rules.semantic import SEMANTIC_NO_GATEWAY, SEMANTIC_STATUS_IGNORED
+from kubectl_testbench.rules.validate import VALIDATE_TOO_MANY_FINDINGS
+from kubectl_testbench.rules.yaml import (
+    YAML_AFTER_DOCUMENT_END,
+    YAML_ALIAS,
+    YAML_ALIAS_LIMIT,
+    YAML_DOCUMENT_SEPARATOR,
+    YAML_DUPLICATE_KEY,
+    YAML_KEY_TYPE,
+    YAML_MERGE,
+    YAML_NON_FINITE,
+    YAML_SEXAGESIMAL,
+    YAML_SYNTAX,
+    YAML_TAG,
+    YAML_TOO_DEEP,
+    YAML_TOO_MANY_NODES,
+    YAML_YAML11_BOOLEAN,
+)
 from kubectl_testbench.sniff import file_mentions_group, looks_like_json, looks_templated
-from kubectl_testbench.validate import rules as rule_table
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, FixKind, Severity
 from kubectl_testbench.validate.duplicates import Identity
 from kubectl_testbench.validate.fixes import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
@@ -32,14 +65,14 @@ from kubectl_testbench.validate.schema import BLOCKING, SchemaError
 from kubectl_testbench.validate.syntax_hints import syntax_hint
 from kubectl_testbench.words import plural
 
-NO_GATEWAY = "semantic/no-gateway"
+NO_GATEWAY = SEMANTIC_NO_GATEWAY.id
 """Dropped when the RenderDefaults file render would use names a default gateway."""
 
 FATAL_RULES = frozenset({
-    "input/not-found", "input/unreadable", "input/not-a-file", "input/too-large", "input/binary",
-    "input/encoding", "input/empty", "yaml/syntax", "yaml/too-deep", "yaml/alias", "yaml/alias-limit",
-    "yaml/too-many-nodes",
-    "yaml/merge", "yaml/key-type", "yaml/tag", "yaml/document-separator",
+    INPUT_NOT_FOUND.id, INPUT_UNREADABLE.id, INPUT_NOT_A_FILE.id, INPUT_TOO_LARGE.id, INPUT_BINARY.id,
+    INPUT_ENCODING.id, INPUT_EMPTY.id, YAML_SYNTAX.id, YAML_TOO_DEEP.id, YAML_ALIAS.id, YAML_ALIAS_LIMIT.id,
+    YAML_TOO_MANY_NODES.id,
+    YAML_MERGE.id, YAML_KEY_TYPE.id, YAML_TAG.id, YAML_DOCUMENT_SEPARATOR.id,
 })
 """Findings that mean the input could not be read at all: exit code 2."""
 
@@ -122,7 +155,7 @@ def validate_bytes(data: bytes, path: str, options: Options = Options(), scanned
 def template_notice(path: str) -> FileResult:
     result = FileResult(path)
     result.counts.files = 1
-    _add(result, "input/template", path, (0, 0), (), "a Go/Helm template, not YAML: skipped",
+    _add(result, INPUT_TEMPLATE.id, path, (0, 0), (), "a Go/Helm template, not YAML: skipped",
          "validate what it renders: helm template . | kubectl testbench validate -")
     return result
 
@@ -171,18 +204,18 @@ def _yaml_stream(text: str, path: str, options: Options, result: FileResult, pla
     for index, chunk, built in yaml_documents(text, options.limits):
         before = len(result.diagnostics)
         if built is None:
-            _add(result, "yaml/document-separator", path, (chunk.start_line + 1, 4), (),
+            _add(result, YAML_DOCUMENT_SEPARATOR.id, path, (chunk.start_line + 1, 4), (),
                  "invalid document separator: only a comment may follow '---' on its line",
                  "put the document content on the next line", fix=_separator_fix(chunk.text))
         elif built.error is not None:
             err = built.error
             hint = syntax_hint(chunk.text, err.message, err.mark, err.context,
-                               chunk.start_line) if err.rule == "yaml/syntax" else ""
+                               chunk.start_line) if err.rule == YAML_SYNTAX.id else ""
             _add(result, err.rule, path, err.mark, (), err.message, hint,
                  fix=_tab_fix(chunk.text) if hint.startswith("YAML does not allow tabs") else None)
         else:
             if built.ignored is not None:
-                _add(result, "yaml/after-document-end", path, built.ignored, (),
+                _add(result, YAML_AFTER_DOCUMENT_END.id, path, built.ignored, (),
                      "kubectl ignores everything after '...' up to the next '---' line: this content is dropped",
                      "start the next document with a '---' line")
             if not built.empty:
@@ -193,7 +226,7 @@ def _yaml_stream(text: str, path: str, options: Options, result: FileResult, pla
             result.diagnostics[before:] = places.resolve(result.diagnostics[before:], chunk.text,
                                                          places.line_offset(chunk.start_line))
     if not found and not result.diagnostics and not scanned:
-        _add(result, "input/empty", path, (0, 0), (), "no YAML documents in the input")
+        _add(result, INPUT_EMPTY.id, path, (0, 0), (), "no YAML documents in the input")
 
 
 class _Places:
@@ -268,7 +301,7 @@ def _json_stream(text: str, path: str, options: Options, result: FileResult, pla
             return
     for index, doc in enumerate(read_stream(text, options.limits)):
         if doc.error is not None:
-            if doc.error.rule == "yaml/syntax" and index <= 1 and _yaml_instead(text, doc.start, path, options,
+            if doc.error.rule == YAML_SYNTAX.id and index <= 1 and _yaml_instead(text, doc.start, path, options,
                                                                                 result, places, gateway_default):
                 return
             _add(result, doc.error.rule, path, doc.error.mark, (), doc.error.message)
@@ -292,7 +325,7 @@ def _yaml_instead(text: str, start: int, path: str, options: Options, result: Fi
     rest = "\n" * text.count("\n", 0, line_start) + " " * (start - line_start) + text[start:]
     trial = FileResult(path)
     _yaml_stream(rest, path, options, trial, places, False, gateway_default)
-    if any(d.rule == "yaml/syntax" for d in trial.diagnostics):
+    if any(d.rule == YAML_SYNTAX.id for d in trial.diagnostics):
         return False
     result.diagnostics.extend(trial.diagnostics)
     _merge(result, trial)
@@ -374,20 +407,20 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
             result.counts.skipped += 1  # a mapping that is no Kubernetes object at all (a CI config...)
             return
         at = locate(data, ("kind",), key=True) or _start(start_line)  # where kind is missing: the object
-        _add(result, "kind/missing", path, at,
+        _add(result, KIND_MISSING.id, path, at,
              ("kind",), "the object has no kind: kubectl rejects it (Object 'Kind' is missing)",
              f"add kind: {KIND}" if group == GROUP else "add the object's kind")
         result.counts.invalid += 1
         return
     if kind == KIND and not group:
-        _add(result, "kind/api-version", path, where, ("apiVersion",),
+        _add(result, KIND_API_VERSION.id, path, where, ("apiVersion",),
              "Experiment without an API group: kubectl rejects it (no matches for kind)",
              f"use apiVersion: {API_VERSION}", obj=_object_ref(data))
         result.counts.experiments += 1
         result.counts.invalid += 1
         return
     if kind == KIND and near_miss_group(group):
-        _add(result, "kind/group", path, locate(data, ("apiVersion",)) or where, ("apiVersion",),
+        _add(result, KIND_GROUP.id, path, locate(data, ("apiVersion",)) or where, ("apiVersion",),
              f'no API group "{group}" serves Experiments: kubectl rejects it (no matches for kind)',
              f'did you mean "{GROUP}"? use apiVersion: {API_VERSION}', obj=_object_ref(data))
         result.counts.experiments += 1
@@ -395,7 +428,7 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
         return
     if kind != KIND or group != GROUP:
         if group == GROUP:
-            _add(result, "kind/api-version", path, where, ("kind",),
+            _add(result, KIND_API_VERSION.id, path, where, ("kind",),
                  f'no kind "{kind}" in {api_version}', f'the kind is "{KIND}"')
             result.counts.experiments += 1
             result.counts.invalid += 1
@@ -408,7 +441,7 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
     result.checked.append((_object_ref(data), _line(data, start_line)))
     diagnostics = validate_experiment(data, path, remarks, options.limits.max_findings)
     if api_version != API_VERSION:
-        diagnostics.append(_diag("kind/api-version", data, ("apiVersion",), path,
+        diagnostics.append(_diag(KIND_API_VERSION.id, data, ("apiVersion",), path,
                                     f'Experiment is not served in version "{api_version}"',
                                     f"use apiVersion: {API_VERSION}", obj=_object_ref(data)))
     if gateway_default is not None and any(d.rule == NO_GATEWAY for d in diagnostics) and gateway_default():
@@ -450,7 +483,7 @@ def _keep_manifest(data: dict[str, Any], path: str, index: int, start_line: int,
         return
     problem = manifest_problem(data)
     if problem is not None:
-        _add(result, "render/manifest", path, locate(data, ("metadata",)) or _start(start_line), ("metadata",),
+        _add(result, RENDER_MANIFEST.id, path, locate(data, ("metadata",)) or _start(start_line), ("metadata",),
              problem, "render the directory again")
         return
     result.manifests.append(ExperimentDoc(path, index, _line(data, start_line), plain(data)))
@@ -481,7 +514,7 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     validator = experiment_validator()
     schema_errors: list[SchemaError] = []
     if "status" in doc:
-        add("semantic/status-ignored", ("status",), "status is discarded by the API server on create; "
+        add(SEMANTIC_STATUS_IGNORED.id, ("status",), "status is discarded by the API server on create; "
             "the operator or the cluster sets it", "remove the status section from the file", key=True,
             fix=Fix(FixKind.DELETE, ("status",), None, "remove status"))
         for err in validator.unknown_fields("status", doc["status"]):  # strict decoding sees status first
@@ -494,23 +527,23 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
 
     schema_errors.extend(check_metadata(doc.get("metadata")))
     errors, targets = validator.validate(doc)
-    non_finite = {r.path for r in remarks if r.rule == "yaml/non-finite"}
+    non_finite = {r.path for r in remarks if r.rule == YAML_NON_FINITE.id}
     schema_errors.extend(e for e in errors if e.path not in non_finite)  # .inf is reported once, as non-finite
     improve_hints(schema_errors, doc)
-    type_errors = {e.path: e for e in schema_errors if e.rule in ("schema/type", "metadata/type")}
+    type_errors = {e.path: e for e in schema_errors if e.rule in (SCHEMA_TYPE.id, METADATA_TYPE.id)}
     for remark in remarks:
         merged = type_errors.get(remark.path)
-        if merged is not None and remark.rule == "yaml/yaml11-boolean":
+        if merged is not None and remark.rule == YAML_YAML11_BOOLEAN.id:
             merged.hint = f'{remark.text} is a YAML 1.1 boolean for Kubernetes: write "{remark.text}" in quotes'
             continue
         message, hint = remark.message, _remark_hint(remark)
         remark_fix = _remark_fix(remark)
-        if remark.rule == "yaml/yaml11-boolean" and remark_fix is not None and isinstance(remark_fix.value, bool):
+        if remark.rule == YAML_YAML11_BOOLEAN.id and remark_fix is not None and isinstance(remark_fix.value, bool):
             message, hint = yaml11_boolean(remark.text, remark_fix.value)  # a boolean field: write true, not quotes
-        add(remark.rule, remark.path, message, hint, key=remark.rule == "yaml/duplicate-key", fix=remark_fix)
+        add(remark.rule, remark.path, message, hint, key=remark.rule == YAML_DUPLICATE_KEY.id, fix=remark_fix)
     for err in schema_errors:
         hint = err.hint
-        if err.rule == "schema/unknown-field" and err.path in EARLIER_SHAPE_FIELDS:
+        if err.rule == SCHEMA_UNKNOWN_FIELD.id and err.path in EARLIER_SHAPE_FIELDS:
             hint = MIGRATE_HINT
         add(err.rule, err.path, err.message, hint, err.key, err.fix)
 
@@ -526,7 +559,7 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
         hidden = out[max_findings:]
         out = out[:max_findings]
         hidden_errors = sum(d.severity is Severity.ERROR for d in hidden)
-        out.append(_diag("validate/too-many-findings", doc, (), file,
+        out.append(_diag(VALIDATE_TOO_MANY_FINDINGS.id, doc, (), file,
                          f"{plural(len(hidden), 'more finding')} ({plural(hidden_errors, 'error')}) not shown",
                          obj=obj))
     return out
@@ -546,7 +579,7 @@ def _blocks_cel(err: SchemaError, doc: dict[str, Any]) -> bool:
     if not err.rule.startswith("metadata/") or not err.message.startswith(METADATA_BLOCKING):
         return False
     meta = doc.get("metadata")
-    return not (err.rule == "metadata/name-required" and isinstance(meta, dict) and meta.get("generateName"))
+    return not (err.rule == METADATA_NAME_REQUIRED.id and isinstance(meta, dict) and meta.get("generateName"))
 
 
 def _not_evaluated(targets: list[Any], doc: dict[str, Any], file: str, obj: str,
@@ -561,14 +594,14 @@ def _not_evaluated(targets: list[Any], doc: dict[str, Any], file: str, obj: str,
 
         if not ALL:
             return []
-        note = _diag("cel/not-evaluated", doc, (), file, "some validation rules were not checked because the object "
+        note = _diag(CEL_NOT_EVALUATED.id, doc, (), file, "some validation rules were not checked because the object "
                      "was invalid; correct the existing errors to complete validation", obj=obj)
         return [dataclasses.replace(note, follows=last)]
     notes = []
     for target in targets:
         for spec in target.schema["x-kubernetes-validations"]:  # a target is a node with rules
             what = spec.get("message") or spec["rule"]
-            note = _diag("cel/not-evaluated", doc, tuple(target.path), file,
+            note = _diag(CEL_NOT_EVALUATED.id, doc, tuple(target.path), file,
                          f"the rule {what!r} was not checked because the object was invalid; correct the existing "
                          "errors to complete validation", obj=obj)
             notes.append(dataclasses.replace(note, follows=last))
@@ -594,25 +627,25 @@ def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None)
             at = tuple(target.path)
             finding = refused.get((_schema_path(at), index))
             if finding is not None:
-                add("cel/cost", at, f"the API server refuses this CRD: {finding.path}: {finding.message}",
+                add(CEL_COST.id, at, f"the API server refuses this CRD: {finding.path}: {finding.message}",
                     "the rule was not evaluated; bound the lists and strings it iterates over")
                 continue
             outcome = evaluate_rule(spec, target.value, target.schema, meter)
             if outcome.passed:
                 if outcome.stopped:
-                    add("cel/not-evaluated", at, f"rule {spec['rule']!r} {outcome.message}", "")
+                    add(CEL_NOT_EVALUATED.id, at, f"rule {spec['rule']!r} {outcome.message}", "")
                 continue
             from kubectl_testbench.model.cel_rules import BY_RULE_TEXT
 
             known = BY_RULE_TEXT.get(spec["rule"])
-            rule_id = known.id if known else "cel/rule"
+            rule_id = known.id if known else CEL_RULE.id
             where = (*at, *outcome.field_path)
             if outcome.stopped:
-                add("cel/cost", at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}', "")
+                add(CEL_COST.id, at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}', "")
                 if outcome.stopped in ("call", "budget"):
                     return  # "no further validation rules will be run"
             elif outcome.error:
-                add("cel/error", at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}', "")
+                add(CEL_ERROR.id, at, f'Invalid value: "{_cel_type(target.schema)}": {outcome.error}', "")
             else:
                 add(rule_id, where, _reason_message(outcome.reason, target.value, outcome.message),
                     _cel_hint(rule_id, target.value))
@@ -645,7 +678,7 @@ def _reason_message(reason: str, value: Any, message: str) -> str:
 
 
 def _cel_hint(rule_id: str, value: Any) -> str:
-    if rule_id == "cel/dataset-exactly-one" and isinstance(value, dict):
+    if rule_id == CEL_DATASET_EXACTLY_ONE.id and isinstance(value, dict):
         present = [k for k in ("s3", "url", "inline") if k in value]
         if present:
             return f"found {' and '.join(present)}: keep one"
@@ -672,22 +705,22 @@ def _remark_fix(remark: Remark) -> Fix | None:
     """YAML 1.1 readings that have one certain spelling, by what the schema wants at that field:
     ``1:30`` in a string field is quoted (Kubernetes reads a string, YAML 1.1 tools a number); ``yes`` in a
     boolean field becomes ``true`` (what Kubernetes reads, now also for YAML 1.2 tools)."""
-    if remark.rule not in ("yaml/sexagesimal", "yaml/yaml11-boolean"):
+    if remark.rule not in (YAML_SEXAGESIMAL.id, YAML_YAML11_BOOLEAN.id):
         return None
     from kubectl_testbench.load.scalars import resolve_plain
     from kubectl_testbench.validate.crdschema import schema_type_at
 
     wanted = schema_type_at(remark.path)
-    if remark.rule == "yaml/sexagesimal" and wanted == "string":
+    if remark.rule == YAML_SEXAGESIMAL.id and wanted == "string":
         return Fix(FixKind.QUOTE, remark.path, None, "quote the value as written")
-    if remark.rule == "yaml/yaml11-boolean" and wanted == "boolean":
+    if remark.rule == YAML_YAML11_BOOLEAN.id and wanted == "boolean":
         value = resolve_plain(remark.text)[0]
         return Fix(FixKind.REPLACE, remark.path, value, f"write {'true' if value else 'false'}")
     return None
 
 
 def _remark_hint(remark: Remark) -> str:
-    if remark.rule == "yaml/duplicate-key":
+    if remark.rule == YAML_DUPLICATE_KEY.id:
         return "remove one of the two entries"
     return ""
 

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from kubectl_testbench.load.positions import Path
+from kubectl_testbench.rules.schema import SCHEMA_PATTERN, SCHEMA_REQUIRED, SCHEMA_TYPE, SCHEMA_UNKNOWN_FIELD
 from kubectl_testbench.validate.cron import cron_error
 from kubectl_testbench.validate.schema import SchemaError
 from kubectl_testbench.words import plural
@@ -39,15 +40,15 @@ def field_hint(err: SchemaError, doc: dict[str, Any]) -> str:
     from kubectl_testbench.validate.crdschema import schema_type_at
 
     value = value_at(doc, err.path)
-    if err.rule == "schema/pattern" and err.path == CRON and isinstance(value, str):
+    if err.rule == SCHEMA_PATTERN.id and err.path == CRON and isinstance(value, str):
         return cron_hint(value)
-    if err.rule == "schema/type" and schema_type_at(err.path) == "boolean":
+    if err.rule == SCHEMA_TYPE.id and schema_type_at(err.path) == "boolean":
         return boolean_hint(value)
-    if err.rule == "schema/type" and _is_metric(err.path):
+    if err.rule == SCHEMA_TYPE.id and _is_metric(err.path):
         return metric_hint(value)
-    if err.rule == "schema/required" and _is_metric(err.path[:-1]):
+    if err.rule == SCHEMA_REQUIRED.id and _is_metric(err.path[:-1]):
         return metric_hint(value_at(doc, err.path[:-1]))
-    if err.rule == "schema/unknown-field" and _is_metric(err.path[:-1]):
+    if err.rule == SCHEMA_UNKNOWN_FIELD.id and _is_metric(err.path[:-1]):
         return metric_hint({err.path[-1]: value})
     return ""
 

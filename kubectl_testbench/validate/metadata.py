@@ -26,6 +26,20 @@ from kubectl_testbench.k8snames import (
     qualified_name_error,
 )
 from kubectl_testbench.load.positions import MapKey, Path
+from kubectl_testbench.rules.metadata import (
+    METADATA_ANNOTATIONS,
+    METADATA_FINALIZERS,
+    METADATA_LABELS,
+    METADATA_MANAGED_FIELDS,
+    METADATA_NAME,
+    METADATA_NAME_REQUIRED,
+    METADATA_NAMESPACE,
+    METADATA_OWNER_REFERENCES,
+    METADATA_RESOURCE_VERSION,
+    METADATA_TIMESTAMP,
+    METADATA_TYPE,
+    METADATA_UNKNOWN_FIELD,
+)
 from kubectl_testbench.validate.diagnostics import Fix, FixKind
 from kubectl_testbench.validate.fixes import rename_fix
 from kubectl_testbench.validate.schema import SchemaError, show
@@ -53,7 +67,7 @@ def check_metadata(meta: Any) -> Iterator[SchemaError]:
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
-        yield SchemaError(META, "metadata/type", f"Invalid value: {show(meta)}: metadata must be an object")
+        yield SchemaError(META, METADATA_TYPE.id, f"Invalid value: {show(meta)}: metadata must be an object")
         return
     yield from _decode(meta)
     yield from _check_names(meta)
@@ -64,7 +78,7 @@ def check_metadata(meta: Any) -> Iterator[SchemaError]:
     yield from _check_managed_fields(meta.get("managedFields"))
     version = meta.get("resourceVersion")
     if isinstance(version, str) and version.isdigit() and int(version) != 0:
-        yield SchemaError((*META, "resourceVersion"), "metadata/resource-version",
+        yield SchemaError((*META, "resourceVersion"), METADATA_RESOURCE_VERSION.id,
                           "resourceVersion should not be set on objects to be created",
                           hint="remove metadata.resourceVersion (it was copied from a cluster)")
 
@@ -76,7 +90,7 @@ def _decode(meta: dict[str, Any]) -> Iterator[SchemaError]:
     for key, value in meta.items():
         at = (*META, key)
         if key not in _KNOWN:
-            yield SchemaError(at, "metadata/unknown-field", f'unknown field "metadata.{key}"', key=True,
+            yield SchemaError(at, METADATA_UNKNOWN_FIELD.id, f'unknown field "metadata.{key}"', key=True,
                               hint=_case_hint(key, _KNOWN), fix=rename_fix(META, key, sorted(_KNOWN), meta))
         elif value is None:
             continue  # null is "unset" for every ObjectMeta field
@@ -84,28 +98,28 @@ def _decode(meta: dict[str, Any]) -> Iterator[SchemaError]:
             yield from _expect_string(at, value)
         elif key in _INT:
             if not _is_int64(value):
-                yield SchemaError(at, "metadata/type", f"Invalid value: {show(value)}: metadata.{key} must be an "
+                yield SchemaError(at, METADATA_TYPE.id, f"Invalid value: {show(value)}: metadata.{key} must be an "
                                   "integer", hint="remove the quotes" if isinstance(value, str) else "")
         elif key in _TIME:
             yield from _expect_time(at, value)
         elif key in ("labels", "annotations"):
             if not isinstance(value, dict):
-                yield SchemaError(at, "metadata/type", f"Invalid value: {show(value)}: {key} must be a map of "
+                yield SchemaError(at, METADATA_TYPE.id, f"Invalid value: {show(value)}: {key} must be a map of "
                                   "strings")
                 continue
             for k, v in value.items():
                 if v is not None and not isinstance(v, str):
-                    yield SchemaError((*at, MapKey(k)), "metadata/type",
+                    yield SchemaError((*at, MapKey(k)), METADATA_TYPE.id,
                                       f"Invalid value: {show(v)}: {key[:-1]} {k} must be a string",
                                       hint="quote the value", fix=_quote_fix((*at, MapKey(k)), v))
         elif key == "finalizers":
             if not isinstance(value, list):
-                yield SchemaError(at, "metadata/type", f"Invalid value: {show(value)}: finalizers must be a list "
+                yield SchemaError(at, METADATA_TYPE.id, f"Invalid value: {show(value)}: finalizers must be a list "
                                   "of strings")
                 continue
             for i, item in enumerate(value):
                 if item is not None and not isinstance(item, str):
-                    yield SchemaError((*at, i), "metadata/type", f"Invalid value: {show(item)}: a finalizer must "
+                    yield SchemaError((*at, i), METADATA_TYPE.id, f"Invalid value: {show(item)}: a finalizer must "
                                       "be a string", fix=_quote_fix((*at, i), item))
         else:  # ownerReferences, managedFields: lists of objects with known fields
             yield from _decode_entries(key, at, value)
@@ -113,7 +127,7 @@ def _decode(meta: dict[str, Any]) -> Iterator[SchemaError]:
 
 def _decode_entries(key: str, at: Path, value: Any) -> Iterator[SchemaError]:
     if not isinstance(value, list):
-        yield SchemaError(at, "metadata/type", f"Invalid value: {show(value)}: {key} must be a list of objects")
+        yield SchemaError(at, METADATA_TYPE.id, f"Invalid value: {show(value)}: {key} must be a list of objects")
         return
     strings, bools = (_OWNER_STRINGS, _OWNER_BOOLS) if key == "ownerReferences" else (_MANAGED_STRINGS, ())
     known = frozenset((*strings, *bools)) if key == "ownerReferences" else _MANAGED_KNOWN
@@ -121,12 +135,12 @@ def _decode_entries(key: str, at: Path, value: Any) -> Iterator[SchemaError]:
         if entry is None:
             continue
         if not isinstance(entry, dict):
-            yield SchemaError((*at, i), "metadata/type", f"Invalid value: {show(entry)}: must be an object")
+            yield SchemaError((*at, i), METADATA_TYPE.id, f"Invalid value: {show(entry)}: must be an object")
             continue
         for field, item in entry.items():
             where = (*at, i, field)
             if field not in known:
-                yield SchemaError(where, "metadata/unknown-field", f'unknown field "metadata.{key}[{i}].{field}"',
+                yield SchemaError(where, METADATA_UNKNOWN_FIELD.id, f'unknown field "metadata.{key}[{i}].{field}"',
                                   key=True, hint=_case_hint(field, known),
                                   fix=rename_fix((*at, i), field, sorted(known), entry))
             elif item is None or field == "fieldsV1":
@@ -135,14 +149,14 @@ def _decode_entries(key: str, at: Path, value: Any) -> Iterator[SchemaError]:
                 yield from _expect_string(where, item)
             elif field in bools:
                 if not isinstance(item, bool):
-                    yield SchemaError(where, "metadata/type", f"Invalid value: {show(item)}: must be a boolean")
+                    yield SchemaError(where, METADATA_TYPE.id, f"Invalid value: {show(item)}: must be a boolean")
             else:
                 yield from _expect_time(where, item)
 
 
 def _expect_string(at: Path, value: Any) -> Iterator[SchemaError]:
     if not isinstance(value, str):
-        yield SchemaError(at, "metadata/type", f"Invalid value: {show(value)}: {_dotted(at)} must be a string",
+        yield SchemaError(at, METADATA_TYPE.id, f"Invalid value: {show(value)}: {_dotted(at)} must be a string",
                           hint="quote the value", fix=_quote_fix(at, value))
 
 
@@ -173,7 +187,7 @@ def metadata_type_at(path: Path) -> str | None:
 
 def _expect_time(at: Path, value: Any) -> Iterator[SchemaError]:
     if not isinstance(value, str) or not is_rfc3339(value):
-        yield SchemaError(at, "metadata/timestamp", f"Invalid value: {show(value)}: {_dotted(at)} must be an "
+        yield SchemaError(at, METADATA_TIMESTAMP.id, f"Invalid value: {show(value)}: {_dotted(at)} must be an "
                           "RFC 3339 date-time such as 2024-01-02T15:04:05Z", hint="or remove it: the API server "
                           "sets it")
 
@@ -216,20 +230,20 @@ def _check_names(meta: dict[str, Any]) -> Iterator[SchemaError]:
     if isinstance(generate, str) and generate:
         err = dns1123_subdomain_error(mask_trailing_dash(generate))
         if err:
-            yield SchemaError((*META, "generateName"), "metadata/name", f"Invalid value: {show(generate)}: {err}")
+            yield SchemaError((*META, "generateName"), METADATA_NAME.id, f"Invalid value: {show(generate)}: {err}")
     if name is None or name == "":
-        yield SchemaError((*META, "name"), "metadata/name-required", 'Required value: "name" must be set',
+        yield SchemaError((*META, "name"), METADATA_NAME_REQUIRED.id, 'Required value: "name" must be set',
                           hint="generateName cannot be used: GitOps tools and apply need a fixed name"
                           if generate else "")
     elif isinstance(name, str):
         err = dns1123_subdomain_error(name)
         if err:
-            yield SchemaError((*META, "name"), "metadata/name", f"Invalid value: {show(name)}: {err}")
+            yield SchemaError((*META, "name"), METADATA_NAME.id, f"Invalid value: {show(name)}: {err}")
     namespace = meta.get("namespace")
     if isinstance(namespace, str) and namespace:
         err = dns1123_label_error(namespace)
         if err:
-            yield SchemaError((*META, "namespace"), "metadata/namespace", f"Invalid value: {show(namespace)}: {err}")
+            yield SchemaError((*META, "namespace"), METADATA_NAMESPACE.id, f"Invalid value: {show(namespace)}: {err}")
 
 
 def _check_labels(labels: Any) -> Iterator[SchemaError]:
@@ -239,11 +253,11 @@ def _check_labels(labels: Any) -> Iterator[SchemaError]:
     for key, value in labels.items():
         err = qualified_name_error(key)
         if err:
-            yield SchemaError((*base, MapKey(key)), "metadata/labels", f"Invalid value: {show(key)}: {err}", key=True)
+            yield SchemaError((*base, MapKey(key)), METADATA_LABELS.id, f"Invalid value: {show(key)}: {err}", key=True)
         if isinstance(value, str):
             err = label_value_error(value)
             if err:
-                yield SchemaError((*base, MapKey(key)), "metadata/labels", f"Invalid value: {show(value)}: {err}")
+                yield SchemaError((*base, MapKey(key)), METADATA_LABELS.id, f"Invalid value: {show(value)}: {err}")
 
 
 def _check_annotations(annotations: Any) -> Iterator[SchemaError]:
@@ -255,11 +269,11 @@ def _check_annotations(annotations: Any) -> Iterator[SchemaError]:
     for key, value in annotations.items():
         err = qualified_name_error(key.lower())
         if err:
-            yield SchemaError((*base, MapKey(key)), "metadata/annotations", f"Invalid value: {show(key)}: {err}",
+            yield SchemaError((*base, MapKey(key)), METADATA_ANNOTATIONS.id, f"Invalid value: {show(key)}: {err}",
                               key=True)
         size += len(key.encode()) + (len(value.encode()) if isinstance(value, str) else 0)
     if size > ANNOTATIONS_MAX_BYTES:
-        yield SchemaError(base, "metadata/annotations", f"Too long: must have at most {ANNOTATIONS_MAX_BYTES} bytes")
+        yield SchemaError(base, METADATA_ANNOTATIONS.id, f"Too long: must have at most {ANNOTATIONS_MAX_BYTES} bytes")
 
 
 def _check_owner_references(refs: Any) -> Iterator[SchemaError]:
@@ -273,20 +287,20 @@ def _check_owner_references(refs: Any) -> Iterator[SchemaError]:
         api_version = _text(ref.get("apiVersion"))
         kind = _text(ref.get("kind"))
         if not _version_of(api_version):
-            yield SchemaError((*base, i, "apiVersion"), "metadata/owner-references",
+            yield SchemaError((*base, i, "apiVersion"), METADATA_OWNER_REFERENCES.id,
                               f"Invalid value: {show(api_version)}: version must not be empty")
         for field in ("kind", "name", "uid"):
             value = ref.get(field)
             if not isinstance(value, str) or not value:
-                yield SchemaError((*base, i, field), "metadata/owner-references",
+                yield SchemaError((*base, i, field), METADATA_OWNER_REFERENCES.id,
                                   f'Invalid value: "": {field} must not be empty')
         if api_version == "v1" and kind == "Event":
-            yield SchemaError((*base, i), "metadata/owner-references",
+            yield SchemaError((*base, i), METADATA_OWNER_REFERENCES.id,
                               "Invalid value: /v1, Kind=Event is disallowed from being an owner")
         if ref.get("controller") is True:
             current = f"{kind}/{ref.get('name')}"
             if controller:
-                yield SchemaError((*base, i, "controller"), "metadata/owner-references",
+                yield SchemaError((*base, i, "controller"), METADATA_OWNER_REFERENCES.id,
                                   f'Only one reference can have Controller set to true. Found "true" in references '
                                   f"for {controller} and {current}")
             else:
@@ -315,9 +329,9 @@ def _check_finalizers(finalizers: Any) -> Iterator[SchemaError]:
             continue
         err = qualified_name_error(name or "")
         if err:
-            yield SchemaError((*base, i), "metadata/finalizers", f"Invalid value: {show(name or '')}: {err}")
+            yield SchemaError((*base, i), METADATA_FINALIZERS.id, f"Invalid value: {show(name or '')}: {err}")
     if "orphan" in names and "foregroundDeletion" in names:
-        yield SchemaError(base, "metadata/finalizers", "Invalid value: finalizer orphan and foregroundDeletion cannot "
+        yield SchemaError(base, METADATA_FINALIZERS.id, "Invalid value: finalizer orphan and foregroundDeletion cannot "
                           "be both set")
 
 
@@ -332,22 +346,22 @@ def _check_managed_fields(entries: Any) -> Iterator[SchemaError]:
             continue
         operation = entry.get("operation")
         if operation not in ("Apply", "Update"):
-            yield SchemaError((*base, i, "operation"), "metadata/managed-fields",
+            yield SchemaError((*base, i, "operation"), METADATA_MANAGED_FIELDS.id,
                               f"Invalid value: {show(operation or '')}: must be `Apply` or `Update`")
         fields_type = entry.get("fieldsType")
         if isinstance(fields_type, str) and fields_type and fields_type != "FieldsV1":
-            yield SchemaError((*base, i, "fieldsType"), "metadata/managed-fields",
+            yield SchemaError((*base, i, "fieldsType"), METADATA_MANAGED_FIELDS.id,
                               f"Invalid value: {show(fields_type)}: must be `FieldsV1`")
         manager = entry.get("manager")
         if isinstance(manager, str):
             if len(manager.encode()) > FIELD_MANAGER_MAX:
-                yield SchemaError((*base, i, "manager"), "metadata/managed-fields",
+                yield SchemaError((*base, i, "manager"), METADATA_MANAGED_FIELDS.id,
                                   f"Too long: may not be longer than {FIELD_MANAGER_MAX}")
             bad = next((c for c in manager if not c.isprintable()), None)
             if bad is not None:
-                yield SchemaError((*base, i, "manager"), "metadata/managed-fields",
+                yield SchemaError((*base, i, "manager"), METADATA_MANAGED_FIELDS.id,
                                   f"Invalid value: {show(manager)}: invalid character U+{ord(bad):04X}")
         subresource = entry.get("subresource")
         if isinstance(subresource, str) and len(subresource.encode()) > SUBRESOURCE_MAX:
-            yield SchemaError((*base, i, "subresource"), "metadata/managed-fields",
+            yield SchemaError((*base, i, "subresource"), METADATA_MANAGED_FIELDS.id,
                               f"Too long: may not be longer than {SUBRESOURCE_MAX}")

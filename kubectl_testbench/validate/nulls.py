@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from kubectl_testbench.load.positions import Path
+from kubectl_testbench.rules.metadata import METADATA_NULL_FIELD
 from kubectl_testbench.validate.diagnostics import Fix, FixKind
 
 
@@ -22,6 +23,6 @@ def null_metadata_fields(doc: dict[str, Any]) -> Iterator[tuple[str, Path, str, 
     for key, value in meta.items():
         if value is None:
             at: Path = ("metadata", key)
-            yield ("metadata/null-field", at, f"metadata.{key} is null: the API server drops it",
+            yield (METADATA_NULL_FIELD.id, at, f"metadata.{key} is null: the API server drops it",
                    "remove the line (kubectl create --dry-run writes creationTimestamp: null)",
                    Fix(FixKind.DELETE, at, None, f"remove metadata.{key}"))

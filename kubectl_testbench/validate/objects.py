@@ -18,6 +18,7 @@ from typing import Any
 from kubectl_testbench.load.builder import Remark
 from kubectl_testbench.load.positions import Path
 from kubectl_testbench.model.constants import GROUP
+from kubectl_testbench.rules.yaml import YAML_NOT_AN_OBJECT
 
 
 @dataclass(slots=True)
@@ -43,7 +44,7 @@ def objects(data: Any, remarks: list[Remark]) -> Iterator[Item | Problem]:
     """The objects in a document, with list items flattened as kubectl flattens them."""
     if not isinstance(data, dict):
         kind = "a list" if isinstance(data, list) else "a scalar"
-        yield Problem("yaml/not-an-object", (), f"the document is {kind}, not a Kubernetes object: kubectl "
+        yield Problem(YAML_NOT_AN_OBJECT.id, (), f"the document is {kind}, not a Kubernetes object: kubectl "
                       "rejects it", "a document must be a mapping with apiVersion, kind and metadata")
         return
     yield from _flatten(data, (), remarks, top=True)
@@ -58,13 +59,13 @@ def _flatten(data: dict[str, Any], at: Path, remarks: list[Remark], top: bool = 
         yield Item(data, at, remarks)
         return
     if not top:
-        yield Problem("yaml/not-an-object", at, NESTED_LIST)
+        yield Problem(YAML_NOT_AN_OBJECT.id, at, NESTED_LIST)
         return
     items = data["items"]
     if items is None:
         return
     if not isinstance(items, list):
-        yield Problem("yaml/not-an-object", (*at, "items"), "items of a list must be a list of objects: kubectl "
+        yield Problem(YAML_NOT_AN_OBJECT.id, (*at, "items"), "items of a list must be a list of objects: kubectl "
                       "reads every object with an items field as a list")
         return
     api_version, kind = data.get("apiVersion"), data.get("kind")
@@ -74,7 +75,7 @@ def _flatten(data: dict[str, Any], at: Path, remarks: list[Remark], top: bool = 
         if item is None:
             item = {}
         if not isinstance(item, dict):
-            yield Problem("yaml/not-an-object", where, "a list item is not an object: kubectl rejects the list")
+            yield Problem(YAML_NOT_AN_OBJECT.id, where, "a list item is not an object: kubectl rejects the list")
             continue
         if top and not item.get("kind") and not item.get("apiVersion"):
             item["kind"] = item_kind

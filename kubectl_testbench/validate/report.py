@@ -19,6 +19,7 @@ from typing import IO
 from urllib.parse import quote
 
 from kubectl_testbench import __version__
+from kubectl_testbench.rules.rule import Rule
 from kubectl_testbench.safe_text import (
     display_path,
     escape_controls,
@@ -27,7 +28,6 @@ from kubectl_testbench.safe_text import (
     markdown_text,
 )
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, Severity
-from kubectl_testbench.validate.rules import RuleInfo
 from kubectl_testbench.words import plural
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
@@ -386,7 +386,7 @@ class SarifResults:
     """
 
     def __init__(self, root: str | None, limit: int | None = None) -> None:
-        from kubectl_testbench.validate.rules import RULES
+        from kubectl_testbench.rules import RULES
 
         self.root = root
         self.limit = SARIF_MAX_RESULTS if limit is None else limit
@@ -428,7 +428,7 @@ class SarifResults:
 
     def write(self, out: IO[str]) -> None:
         """The document, indented by two around the results, one result per line."""
-        from kubectl_testbench.validate.rules import RULES
+        from kubectl_testbench.rules import RULES
 
         rules = [_sarif_rule(RULES[rid], _SARIF_LEVEL[RULES[rid].severity]) for rid in self._index]
         run: dict[str, object] = {
@@ -473,8 +473,7 @@ def sarif_report(diagnostics: list[Diagnostic], root: str | None = None) -> str:
     return out.getvalue()
 
 
-def _sarif_rule(rule: RuleInfo, level: str) -> dict[str, object]:
-    category = rule.id.split("/", 1)[0]
+def _sarif_rule(rule: Rule, level: str) -> dict[str, object]:
     return {
         "id": rule.id,
         "name": "".join(part.capitalize() for part in re.split(r"[/-]", rule.id)),
@@ -483,9 +482,9 @@ def _sarif_rule(rule: RuleInfo, level: str) -> dict[str, object]:
         "help": {"text": f"{rule.summary} List every rule with: kubectl testbench validate --list-rules",
                  "markdown": f"**{rule.id}** ({rule.severity.value}): {rule.summary}\n\n"
                              "List every rule with `kubectl testbench validate --list-rules`."},
-        "helpUri": f"{INFORMATION_URI}/blob/main/docs/rules.md#{rule.id.replace('/', '')}",
+        "helpUri": rule.doc_url,
         "defaultConfiguration": {"level": level},
-        "properties": {"tags": ["kubernetes", "testbench", category]},
+        "properties": {"tags": ["kubernetes", "testbench", rule.group]},
     }
 
 

@@ -20,13 +20,33 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_testbench.load.positions import MapKey, Path, PathSegment
+from kubectl_testbench.rules.schema import (
+    SCHEMA_ANY_OF,
+    SCHEMA_DUPLICATE,
+    SCHEMA_ENUM,
+    SCHEMA_FORMAT,
+    SCHEMA_MAX_ITEMS,
+    SCHEMA_MAX_LENGTH,
+    SCHEMA_MAX_PROPERTIES,
+    SCHEMA_MAXIMUM,
+    SCHEMA_MIN_ITEMS,
+    SCHEMA_MIN_LENGTH,
+    SCHEMA_MIN_PROPERTIES,
+    SCHEMA_MINIMUM,
+    SCHEMA_MULTIPLE_OF,
+    SCHEMA_NOT,
+    SCHEMA_PATTERN,
+    SCHEMA_REQUIRED,
+    SCHEMA_TYPE,
+    SCHEMA_UNKNOWN_FIELD,
+)
 from kubectl_testbench.validate.diagnostics import Fix, FixKind
 from kubectl_testbench.validate.fixes import NUMBER_TEXT, rename_fix
 from kubectl_testbench.words import plural
 
 Schema = dict[str, Any]
 
-BLOCKING = frozenset({"schema/required", "schema/type", "schema/enum", "schema/max-length", "schema/max-items"})
+BLOCKING = frozenset({SCHEMA_REQUIRED.id, SCHEMA_TYPE.id, SCHEMA_ENUM.id, SCHEMA_MAX_LENGTH.id, SCHEMA_MAX_ITEMS.id})
 
 
 @dataclass(slots=True)
@@ -134,18 +154,18 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
         return
     if value is None:
         if not node.nullable and not node.preserve:
-            errors.append(SchemaError(path, "schema/type", f"Invalid value: null: must be of type {_type_word(node)}"))
+            errors.append(SchemaError(path, SCHEMA_TYPE.id, f"Invalid value: null: must be of type {_type_word(node)}"))
         return
     t = node.type
     if node.int_or_string:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)) or (
                 isinstance(value, float) and not value.is_integer()):
-            errors.append(SchemaError(path, "schema/type",
+            errors.append(SchemaError(path, SCHEMA_TYPE.id,
                                       f"Invalid value: {show(value)}: must be an integer or a string"))
             _pruned(node, value, path, errors)
             return
     elif t is not None and not _is_type(value, t):
-        errors.append(SchemaError(path, "schema/type", f"Invalid value: {show(value)}: must be of type {t}",
+        errors.append(SchemaError(path, SCHEMA_TYPE.id, f"Invalid value: {show(value)}: must be of type {t}",
                                   hint=_type_hint(value, t), fix=_type_fix(value, t, path)))
         _pruned(node, value, path, errors)
         return
@@ -159,8 +179,8 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
                 hint = f'did you mean "{close[0]}"? Values are case-sensitive'
             fix = Fix(FixKind.REPLACE, path, close[0], f'write "{close[0]}"') if len(close) == 1 else \
                 Fix(FixKind.REPLACE, path, blocked="no allowed value matches it ignoring case")
-        errors.append(SchemaError(path, "schema/enum", f"Unsupported value: {show(value)}: supported values: {allowed}",
-                                  hint=hint, fix=fix))
+        errors.append(SchemaError(path, SCHEMA_ENUM.id,
+                                  f"Unsupported value: {show(value)}: supported values: {allowed}", hint=hint, fix=fix))
     if isinstance(value, dict):
         _check_object(node, value, path, errors, targets, skip)
     elif isinstance(value, list):
@@ -172,13 +192,13 @@ def _check(node: _Node, value: Any, path: Path, errors: list[SchemaError], targe
     for sub in node.all_of:
         _check(sub, value, path, errors, targets)
     if node.any_of and not node.int_or_string and not any(_passes(s, value) for s in node.any_of):
-        errors.append(SchemaError(path, "schema/any-of", f"Invalid value: {show(value)}: must match at least one "
+        errors.append(SchemaError(path, SCHEMA_ANY_OF.id, f"Invalid value: {show(value)}: must match at least one "
                                   "of the allowed schemas (anyOf)"))
     if node.one_of and sum(_passes(s, value) for s in node.one_of) != 1:
-        errors.append(SchemaError(path, "schema/any-of", f"Invalid value: {show(value)}: must match exactly one "
+        errors.append(SchemaError(path, SCHEMA_ANY_OF.id, f"Invalid value: {show(value)}: must match exactly one "
                                   "of the allowed schemas (oneOf)"))
     if node.not_ is not None and _passes(node.not_, value):
-        errors.append(SchemaError(path, "schema/not", f"Invalid value: {show(value)}: must not match the schema"))
+        errors.append(SchemaError(path, SCHEMA_NOT.id, f"Invalid value: {show(value)}: must not match the schema"))
     if node.rules:
         targets.append(CelTarget(path, value, node.schema))
 
@@ -206,7 +226,7 @@ def _pruned(node: _Node | None, value: Any, path: Path, errors: list[SchemaError
                 child = node.additional
             if child is None:
                 if len(errors) < MAX_ERRORS:
-                    errors.append(SchemaError((*path, key), "schema/unknown-field",
+                    errors.append(SchemaError((*path, key), SCHEMA_UNKNOWN_FIELD.id,
                                               f'unknown field "{_dotted(path, key)}"', key=True))
             else:
                 _pruned(child, item, (*path, key), errors)
@@ -232,7 +252,7 @@ def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[S
                 _check(node.additional, item, (*path, MapKey(key)), errors, targets)
             elif node.additional is not True and not node.preserve and len(errors) < MAX_ERRORS:
                 message = f'unknown field "{_dotted(path, key)}"'
-                errors.append(SchemaError((*path, key), "schema/unknown-field", message,
+                errors.append(SchemaError((*path, key), SCHEMA_UNKNOWN_FIELD.id, message,
                                           hint=_suggest(key, props), key=True,
                                           fix=_rename_fix(key, props, value, path)))
             continue
@@ -245,22 +265,23 @@ def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[S
             value[key] = default
     for key in node.required:
         if key not in value:
-            errors.append(SchemaError((*path, key), "schema/required", f'Required value: "{key}" must be set'))
+            errors.append(SchemaError((*path, key), SCHEMA_REQUIRED.id, f'Required value: "{key}" must be set'))
     n = len(value)
     if node.min_props is not None and n < node.min_props:
-        errors.append(SchemaError(path, "schema/min-properties", f"must have at least {node.min_props} properties"))
+        errors.append(SchemaError(path, SCHEMA_MIN_PROPERTIES.id, f"must have at least {node.min_props} properties"))
     if node.max_props is not None and n > node.max_props:
-        errors.append(SchemaError(path, "schema/max-properties", f"must have at most {node.max_props} properties"))
+        errors.append(SchemaError(path, SCHEMA_MAX_PROPERTIES.id, f"must have at most {node.max_props} properties"))
 
 
 def _check_array(node: _Node, value: list[Any], path: Path, errors: list[SchemaError],
                  targets: list[CelTarget]) -> None:
     n = len(value)
     if node.min_items is not None and n < node.min_items:
-        errors.append(SchemaError(path, "schema/min-items", f"Invalid value: {n} items: must have at least "
+        errors.append(SchemaError(path, SCHEMA_MIN_ITEMS.id, f"Invalid value: {n} items: must have at least "
                                   f"{plural(node.min_items, 'item')}"))
     if node.max_items is not None and n > node.max_items:
-        errors.append(SchemaError(path, "schema/max-items", f"Too many: {n}: must have at most {node.max_items} items"))
+        errors.append(SchemaError(path, SCHEMA_MAX_ITEMS.id,
+                                  f"Too many: {n}: must have at most {node.max_items} items"))
     items = node.items
     if items is not None:
         for i, item in enumerate(value):
@@ -270,7 +291,7 @@ def _check_array(node: _Node, value: list[Any], path: Path, errors: list[SchemaE
         for i, item in enumerate(value):
             k = json.dumps(item, sort_keys=True)
             if k in seen:
-                errors.append(SchemaError((*path, i), "schema/duplicate", f"Duplicate value: {show(item)}"))
+                errors.append(SchemaError((*path, i), SCHEMA_DUPLICATE.id, f"Duplicate value: {show(item)}"))
             seen.add(k)
     elif node.list_type == "map" and node.list_keys:
         keys: set[str] = set()
@@ -278,35 +299,35 @@ def _check_array(node: _Node, value: list[Any], path: Path, errors: list[SchemaE
             if isinstance(item, dict):
                 k = json.dumps([item.get(f) for f in node.list_keys])
                 if k in keys:
-                    errors.append(SchemaError((*path, i), "schema/duplicate", f"Duplicate value: {k}"))
+                    errors.append(SchemaError((*path, i), SCHEMA_DUPLICATE.id, f"Duplicate value: {k}"))
                 keys.add(k)
 
 
 def _check_string(node: _Node, value: str, path: Path, errors: list[SchemaError]) -> None:
     if node.max_len is not None and len(value) > node.max_len:
-        errors.append(SchemaError(path, "schema/max-length", f"Too long: may not be longer than {node.max_len}"))
+        errors.append(SchemaError(path, SCHEMA_MAX_LENGTH.id, f"Too long: may not be longer than {node.max_len}"))
     if node.min_len is not None and len(value) < node.min_len:
-        errors.append(SchemaError(path, "schema/min-length", f"Invalid value: {show(value)}: must be at least "
+        errors.append(SchemaError(path, SCHEMA_MIN_LENGTH.id, f"Invalid value: {show(value)}: must be at least "
                                   f"{plural(node.min_len, 'character')} long"))
     if node.pattern is not None and not node.pattern.search(value):
-        errors.append(SchemaError(path, "schema/pattern", f"Invalid value: {show(value)}: must match "
+        errors.append(SchemaError(path, SCHEMA_PATTERN.id, f"Invalid value: {show(value)}: must match "
                                   f"'{node.pattern_text}'"))
     if node.fmt == "date-time" and not _is_datetime(value):
         message = f"Invalid value: {show(value)}: must be an RFC 3339 date-time"
-        errors.append(SchemaError(path, "schema/format", message))
+        errors.append(SchemaError(path, SCHEMA_FORMAT.id, message))
 
 
 def _check_number(node: _Node, value: float, path: Path, errors: list[SchemaError]) -> None:
     if node.minimum is not None and (value < node.minimum or (node.xmin and value == node.minimum)):
         word = "greater than" if node.xmin else "greater than or equal to"
         message = f"Invalid value: {show(value)}: must be {word} {node.minimum}"
-        errors.append(SchemaError(path, "schema/minimum", message))
+        errors.append(SchemaError(path, SCHEMA_MINIMUM.id, message))
     if node.maximum is not None and (value > node.maximum or (node.xmax and value == node.maximum)):
         word = "less than" if node.xmax else "less than or equal to"
         message = f"Invalid value: {show(value)}: must be {word} {node.maximum}"
-        errors.append(SchemaError(path, "schema/maximum", message))
+        errors.append(SchemaError(path, SCHEMA_MAXIMUM.id, message))
     if node.multiple_of and (value / node.multiple_of) % 1 != 0:
-        errors.append(SchemaError(path, "schema/multiple-of", f"Invalid value: {show(value)}: must be a multiple of "
+        errors.append(SchemaError(path, SCHEMA_MULTIPLE_OF.id, f"Invalid value: {show(value)}: must be a multiple of "
                                   f"{node.multiple_of}"))
 
 

@@ -15,6 +15,37 @@ from urllib.parse import SplitResult, urlsplit
 from kubectl_testbench.k8snames import dns1123_label_error, dns1123_subdomain_error, label_value_error
 from kubectl_testbench.load.positions import Path
 from kubectl_testbench.render import naming
+from kubectl_testbench.rules.semantic import (
+    SEMANTIC_CRON,
+    SEMANTIC_DATASET_FORMAT,
+    SEMANTIC_DATASET_FORMAT_CONVERTED,
+    SEMANTIC_DNS_LABEL,
+    SEMANTIC_DUPLICATE_ENV,
+    SEMANTIC_DUPLICATE_SCENARIO,
+    SEMANTIC_ENV_REFERENCE,
+    SEMANTIC_ENV_VALUE_AND_FROM,
+    SEMANTIC_EXPRESSION_TEXT,
+    SEMANTIC_INLINE_SIZE,
+    SEMANTIC_INLINE_SIZE_NEAR,
+    SEMANTIC_LABEL_VALUE,
+    SEMANTIC_LITERAL_SECRET,
+    SEMANTIC_METRIC_REFERENCE,
+    SEMANTIC_NO_GATEWAY,
+    SEMANTIC_NO_JUDGE_MODEL,
+    SEMANTIC_NO_METRICS,
+    SEMANTIC_OBJECT_REQUIRED,
+    SEMANTIC_RESOURCE_NAME,
+    SEMANTIC_S3_BUCKET,
+    SEMANTIC_SPEC_MISSING,
+    SEMANTIC_THRESHOLD_WITHOUT_METRICS,
+    SEMANTIC_TIMEZONE,
+    SEMANTIC_TOOL_CALL_ARGS,
+    SEMANTIC_TRIGGER_INACTIVE,
+    SEMANTIC_UNKNOWN_METRIC,
+    SEMANTIC_UNSCORABLE_METRIC,
+    SEMANTIC_URL,
+    SEMANTIC_URL_PLACEHOLDER,
+)
 from kubectl_testbench.validate.cron import cron_error
 from kubectl_testbench.validate.diagnostics import Fix, FixKind
 from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES, PHASE_PACKAGE, UNSCORABLE, alternative
@@ -73,18 +104,18 @@ def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-@check("semantic/spec-missing")
+@check(SEMANTIC_SPEC_MISSING.id)
 def spec_present(doc: dict[str, Any], report: Report) -> None:
     """The CRD (like upstream's) does not require spec, but an Experiment without one cannot run."""
     if not isinstance(doc.get("spec"), dict):
-        report("semantic/spec-missing", ("spec",), "the Experiment has no spec: there is no agent and no dataset to "
+        report(SEMANTIC_SPEC_MISSING.id, ("spec",), "the Experiment has no spec: there is no agent and no dataset to "
                "evaluate", "add spec.agentRef and spec.dataset (kubectl testbench init writes a starter)")
 
 
 # --- schedule --------------------------------------------------------------------------------------
 
 
-@check("semantic/cron", "semantic/timezone")
+@check(SEMANTIC_CRON.id, SEMANTIC_TIMEZONE.id)
 def schedule(doc: dict[str, Any], report: Report) -> None:
     """cron fields parse; timezone is an IANA zone (Testkube skips an invalid one silently)."""
     sched = _dict(_spec(doc).get("schedule"))
@@ -93,13 +124,13 @@ def schedule(doc: dict[str, Any], report: Report) -> None:
     if cron is not None:
         err = cron_error(cron)
         if err:
-            report("semantic/cron", (*base, "cron"), f'Invalid value: "{cron}": {err}',
+            report(SEMANTIC_CRON.id, (*base, "cron"), f'Invalid value: "{cron}": {err}',
                    'e.g. "0 3 * * *" runs daily at 03:00')
     tz = _str(sched.get("timezone"))
     if tz:
         err_tz = timezone_error(tz)
         if err_tz:
-            report("semantic/timezone", (*base, "timezone"), f'Invalid value: "{tz}": {err_tz}',
+            report(SEMANTIC_TIMEZONE.id, (*base, "timezone"), f'Invalid value: "{tz}": {err_tz}',
                    _timezone_hint(tz))
 
 
@@ -137,7 +168,7 @@ CONVERTIBLE_FORMATS = (".csv", ".parquet")
 _BUCKET = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")
 
 
-@check("semantic/url", "semantic/dataset-format", "semantic/dataset-format-converted", "semantic/s3-bucket")
+@check(SEMANTIC_URL.id, SEMANTIC_DATASET_FORMAT.id, SEMANTIC_DATASET_FORMAT_CONVERTED.id, SEMANTIC_S3_BUCKET.id)
 def dataset_source(doc: dict[str, Any], report: Report) -> None:
     """url is absolute http(s); s3 key / url path names a file type the setup phase reads."""
     dataset = _dict(_spec(doc).get("dataset"))
@@ -146,10 +177,10 @@ def dataset_source(doc: dict[str, Any], report: Report) -> None:
     if url is not None:
         parts = _split_url(url)
         if isinstance(parts, str):
-            report("semantic/url", (*base, "url"), f"Invalid value: {show(url)}: not a URL ({parts})",
+            report(SEMANTIC_URL.id, (*base, "url"), f"Invalid value: {show(url)}: not a URL ({parts})",
                    "write an absolute http(s) URL; an IPv6 host goes in brackets: http://[::1]:8080/experiment.json")
         elif parts.scheme not in ("http", "https") or not parts.netloc:
-            report("semantic/url", (*base, "url"), f"Invalid value: {show(url)}: must be an absolute http(s) URL",
+            report(SEMANTIC_URL.id, (*base, "url"), f"Invalid value: {show(url)}: must be an absolute http(s) URL",
                    "for S3 or MinIO objects use spec.dataset.s3 {bucket, key}" if parts.scheme == "s3" else "")
         else:
             _format(parts.path, (*base, "url"), report)
@@ -159,7 +190,7 @@ def dataset_source(doc: dict[str, Any], report: Report) -> None:
         _format(key, (*base, "s3", "key"), report)
     bucket = _str(s3.get("bucket"))
     if bucket is not None and (not _BUCKET.fullmatch(bucket) or ".." in bucket):
-        report("semantic/s3-bucket", (*base, "s3", "bucket"),
+        report(SEMANTIC_S3_BUCKET.id, (*base, "s3", "bucket"),
                f'Invalid value: "{bucket}": S3 bucket names are 3-63 lowercase letters, digits, dots and hyphens',
                "")
 
@@ -180,15 +211,15 @@ def _format(path: str, at: Path, report: Report) -> None:
     if lower.endswith(SUPPORTED_FORMATS):
         return
     if lower.endswith(CONVERTIBLE_FORMATS):
-        report("semantic/dataset-format-converted", at,
+        report(SEMANTIC_DATASET_FORMAT_CONVERTED.id, at,
                f'"{path}" is {lower.rsplit(".", 1)[1]}: the current setup image reads only .json experiment files',
                "convert it with: kubectl testbench import --from csv|parquet FILE --dataset-out experiment.json")
         return
-    report("semantic/dataset-format", at, f'"{path}" does not name a .json experiment file',
+    report(SEMANTIC_DATASET_FORMAT.id, at, f'"{path}" does not name a .json experiment file',
            "the setup phase reads .json experiment files (kubectl testbench import converts csv/parquet)")
 
 
-@check("semantic/inline-size", "semantic/inline-size-near", reads=("spec", "dataset", "inline"))
+@check(SEMANTIC_INLINE_SIZE.id, SEMANTIC_INLINE_SIZE_NEAR.id, reads=("spec", "dataset", "inline"))
 def inline_size(doc: dict[str, Any], report: Report) -> None:
     """The inline dataset must fit in one ConfigMap (1 MiB including the key)."""
     from kubectl_testbench.render.dataset import CONFIGMAP_KEY, experiment_json_size
@@ -202,10 +233,10 @@ def inline_size(doc: dict[str, Any], report: Report) -> None:
         return
     at: Path = ("spec", "dataset", "inline")
     if size > CONFIGMAP_LIMIT:
-        report("semantic/inline-size", at, f"the rendered experiment.json is {size} bytes; a ConfigMap holds at most "
+        report(SEMANTIC_INLINE_SIZE.id, at, f"the rendered experiment.json is {size} bytes; a ConfigMap holds at most "
                f"{CONFIGMAP_LIMIT} bytes", "move the dataset to S3 or a URL (spec.dataset.s3 / spec.dataset.url)")
     elif size > CONFIGMAP_LIMIT * 0.9:
-        report("semantic/inline-size-near", at, f"the rendered experiment.json is {size} bytes, over 90% of the "
+        report(SEMANTIC_INLINE_SIZE_NEAR.id, at, f"the rendered experiment.json is {size} bytes, over 90% of the "
                f"{CONFIGMAP_LIMIT}-byte ConfigMap limit", "consider moving the dataset to S3")
 
 
@@ -214,9 +245,9 @@ def _dataset_inline(doc: dict[str, Any]) -> dict[str, Any] | None:
     return inline if isinstance(inline, dict) else None
 
 
-@check("semantic/unknown-metric", "semantic/unscorable-metric", "semantic/metric-reference",
-       "semantic/threshold-without-metrics", "semantic/no-judge-model",
-       "semantic/no-metrics", "semantic/duplicate-scenario", reads=("spec", "dataset", "inline"))
+@check(SEMANTIC_UNKNOWN_METRIC.id, SEMANTIC_UNSCORABLE_METRIC.id, SEMANTIC_METRIC_REFERENCE.id,
+       SEMANTIC_THRESHOLD_WITHOUT_METRICS.id, SEMANTIC_NO_JUDGE_MODEL.id,
+       SEMANTIC_NO_METRICS.id, SEMANTIC_DUPLICATE_SCENARIO.id, reads=("spec", "dataset", "inline"))
 def metrics(doc: dict[str, Any], report: Report) -> None:
     """Every metric is one the evaluate phase can score, and each step carries the reference data it needs."""
     inline = _dataset_inline(doc)
@@ -230,7 +261,7 @@ def metrics(doc: dict[str, Any], report: Report) -> None:
         name = _str(scenario.get("name"))
         if name is not None:
             if name in seen:
-                report("semantic/duplicate-scenario", (*base, "scenarios", si, "name"),
+                report(SEMANTIC_DUPLICATE_SCENARIO.id, (*base, "scenarios", si, "name"),
                        f'scenario name "{name}" is also used by scenarios[{seen[name]}]',
                        "results, metrics and reports key on the scenario name: make it unique")
             else:
@@ -246,17 +277,17 @@ def metrics(doc: dict[str, Any], report: Report) -> None:
                 at: Path = (*base, "scenarios", si, "steps", ti, "metrics", mi, "metricName")
                 _metric(metric_name, reference, at, (*base, "scenarios", si, "steps", ti), report)
     if any_metrics and not _str(inline.get("llmAsAJudgeModel")):
-        report("semantic/no-judge-model", base, "the dataset has metrics but no llmAsAJudgeModel: the evaluate phase "
+        report(SEMANTIC_NO_JUDGE_MODEL.id, base, "the dataset has metrics but no llmAsAJudgeModel: the evaluate phase "
                "builds every metric with the judge model (llm_factory, even for metrics that never ask the judge) "
                "and ragas refuses an empty model, so no metric scores",
                "set spec.dataset.inline.llmAsAJudgeModel to a model the AI gateway serves (e.g. gpt-4o-mini)")
     if not any_metrics and _list(inline.get("scenarios")):
         if inline.get("defaultThreshold") is not None:
-            report("semantic/threshold-without-metrics", (*base, "defaultThreshold"),
+            report(SEMANTIC_THRESHOLD_WITHOUT_METRICS.id, (*base, "defaultThreshold"),
                    "defaultThreshold is set but no step has metrics to apply it to",
                    "add metrics to the steps (e.g. - metricName: AgentGoalAccuracyWithoutReference)")
         else:
-            report("semantic/no-metrics", (*base, "scenarios"), "no step has metrics: the agent will be run but "
+            report(SEMANTIC_NO_METRICS.id, (*base, "scenarios"), "no step has metrics: the agent will be run but "
                    "nothing will be scored",
                    "add metrics to the steps (e.g. - metricName: AgentGoalAccuracyWithoutReference)")
 
@@ -265,11 +296,11 @@ def _metric(name: str, reference: dict[str, Any], at: Path, step_path: Path, rep
     if name in OLD_NAMES:
         new = OLD_NAMES[name]
         hint = f'use "{new}"' if new in NEEDS else f'"{new}" cannot be scored either: use "{alternative(reference)}"'
-        report("semantic/unknown-metric", at, f'"{name}" is the old name of {new}; ragas.metrics.collections '
+        report(SEMANTIC_UNKNOWN_METRIC.id, at, f'"{name}" is the old name of {new}; ragas.metrics.collections '
                f"has no {name}, so the evaluate phase records no score", hint)
         return
     if name in UNSCORABLE:
-        report("semantic/unscorable-metric", at, f"{name} never scores with {PHASE_PACKAGE}: {UNSCORABLE[name]}",
+        report(SEMANTIC_UNSCORABLE_METRIC.id, at, f"{name} never scores with {PHASE_PACKAGE}: {UNSCORABLE[name]}",
                f'use "{alternative(reference)}", which scores with the reference data this step has')
         return
     if name not in NEEDS:
@@ -282,13 +313,13 @@ def _metric(name: str, reference: dict[str, Any], at: Path, step_path: Path, rep
             close = difflib.get_close_matches(name, list(NEEDS))  # best first
             hint = (f'did you mean "{close[0]}"?' if close else
                     f'use "{alternative(reference)}"; kubectl testbench explain metrics lists the others')
-        report("semantic/unknown-metric", at, f'"{name}" is not a metric the evaluate phase knows', hint,
+        report(SEMANTIC_UNKNOWN_METRIC.id, at, f'"{name}" is not a metric the evaluate phase knows', hint,
                _metric_case_fix(name, at))
         return
     missing = [field for field in NEEDS[name] if not reference.get(field)]
     if missing:
         wanted = " and ".join(f"reference.{m}" for m in missing)
-        report("semantic/metric-reference", at, f"{name} needs {wanted}, which this step does not provide, so it "
+        report(SEMANTIC_METRIC_REFERENCE.id, at, f"{name} needs {wanted}, which this step does not provide, so it "
                "gets no score", f'add {wanted} to the step, or use "{alternative(reference)}"')
 
 
@@ -308,10 +339,8 @@ def _metric_case_fix(name: str, at: Path) -> Fix | None:
 
 # --- what the run phase's models accept ----------------------------------------------------------------------
 
-OBJECT_REQUIRED = "semantic/object-required"
 
-
-@check(OBJECT_REQUIRED, reads=("spec", "dataset", "inline"))
+@check(SEMANTIC_OBJECT_REQUIRED.id, reads=("spec", "dataset", "inline"))
 def raw_objects(doc: dict[str, Any], report: Report) -> None:
     """``args``, ``parameters`` and ``customValues`` pass the CRD (preserve-unknown-fields) whatever they are,
     but the run phase's models type them as objects (``dict[str, Any]``): anything else fails the whole run."""
@@ -333,8 +362,8 @@ def raw_objects(doc: dict[str, Any], report: Report) -> None:
 def _object(parent: dict[str, Any], field: str, at: Path, model_field: str, report: Report) -> None:
     if field not in parent or parent[field] is None or isinstance(parent[field], dict):
         return
-    report(OBJECT_REQUIRED, (*at, field), f"{field} is {_json_kind(parent[field])}; the run phase reads "
-           f"{model_field} as an object and rejects the whole dataset",
+    report(SEMANTIC_OBJECT_REQUIRED.id, (*at, field), f"{field} is {_json_kind(parent[field])}; the run phase "
+           f"reads {model_field} as an object and rejects the whole dataset",
            f"write {field} as a mapping, e.g. {field}: {{key: value}}")
 
 
@@ -346,7 +375,7 @@ def _json_kind(value: Any) -> str:
     return "a list" if isinstance(value, list) else "a string"
 
 
-@check("semantic/tool-call-args", reads=("spec", "dataset", "inline"))
+@check(SEMANTIC_TOOL_CALL_ARGS.id, reads=("spec", "dataset", "inline"))
 def tool_call_args(doc: dict[str, Any], report: Report) -> None:
     """A tool call without args: upstream's operator leaves them out of experiment.json, where the run phase
     requires them (render writes ``args: {}``)."""
@@ -359,7 +388,7 @@ def tool_call_args(doc: dict[str, Any], report: Report) -> None:
             for ci, call in enumerate(_list(calls)):
                 if isinstance(call, dict) and call and "args" not in call:
                     at: Path = ("spec", "dataset", "inline", "scenarios", si, "steps", ti, "reference", "toolCalls", ci)
-                    report("semantic/tool-call-args", at, "the tool call has no args: the operator leaves them out "
+                    report(SEMANTIC_TOOL_CALL_ARGS.id, at, "the tool call has no args: the operator leaves them out "
                            "of experiment.json and the run phase requires them", "write args: {} for a call "
                            "without arguments", Fix(FixKind.INSERT, (*at, "args"), {}, "add args: {}"))
 
@@ -376,7 +405,7 @@ _SECRET_VALUE = re.compile(
 _ENV_SOURCES = ("configMapKeyRef", "fieldRef", "fileKeyRef", "resourceFieldRef", "secretKeyRef")
 
 
-@check("semantic/literal-secret", "semantic/duplicate-env", "semantic/env-value-and-from")
+@check(SEMANTIC_LITERAL_SECRET.id, SEMANTIC_DUPLICATE_ENV.id, SEMANTIC_ENV_VALUE_AND_FROM.id)
 def env(doc: dict[str, Any], report: Report) -> None:
     """Literal secrets, duplicate names, and value/valueFrom combinations a Pod would reject."""
     names: dict[str, int] = {}
@@ -385,24 +414,24 @@ def env(doc: dict[str, Any], report: Report) -> None:
         at: Path = ("spec", "env", i)
         name = _str(item.get("name")) or ""
         if name in names:
-            report("semantic/duplicate-env", (*at, "name"), f'env "{name}" is also set by env[{names[name]}]; '
+            report(SEMANTIC_DUPLICATE_ENV.id, (*at, "name"), f'env "{name}" is also set by env[{names[name]}]; '
                    "only the last one takes effect", "remove one of them")
         names[name] = i
         value = item.get("value")
         source = item.get("valueFrom")
         if isinstance(value, str) and value and isinstance(source, dict):
-            report("semantic/env-value-and-from", at,
+            report(SEMANTIC_ENV_VALUE_AND_FROM.id, at,
                    f'env "{name}" sets both value and valueFrom; the Pod is rejected', "keep only one of them")
         if isinstance(source, dict):
             given = [k for k in _ENV_SOURCES if k in source]
             if len(given) != 1:
-                report("semantic/env-value-and-from", (*at, "valueFrom"),
+                report(SEMANTIC_ENV_VALUE_AND_FROM.id, (*at, "valueFrom"),
                        f'env "{name}": valueFrom must set exactly one of {", ".join(_ENV_SOURCES)}'
                        + (f" (found {', '.join(given)})" if given else ""), "")
         if isinstance(value, str) and value and not value.startswith("$(") and (
             (_SECRET_NAME.search(name) and len(value) >= 8) or _SECRET_VALUE.match(value)
         ):
-            report("semantic/literal-secret", (*at, "value"),
+            report(SEMANTIC_LITERAL_SECRET.id, (*at, "value"),
                    f'env "{name}" has a literal value that looks like a secret (value not shown)',
                    "store it in a Secret and use valueFrom.secretKeyRef")
 
@@ -411,7 +440,7 @@ _CONFIG_KEY = re.compile(r"[-._a-zA-Z0-9]+")
 """A ConfigMap or Secret key (apimachinery's IsConfigMapKey)."""
 
 
-@check("semantic/env-reference")
+@check(SEMANTIC_ENV_REFERENCE.id)
 def env_references(doc: dict[str, Any], report: Report) -> None:
     """Secret and ConfigMap references the API server refuses when Testkube creates the Pod: the Experiment's
     schema takes any string, so a bad name only fails at run time, after the workflow was scheduled."""
@@ -424,19 +453,17 @@ def env_references(doc: dict[str, Any], report: Report) -> None:
             what = "Secret" if kind == "secretKeyRef" else "ConfigMap"
             problem = dns1123_subdomain_error(name) if isinstance(name, str) and name else None
             if problem:
-                report("semantic/env-reference", (*at, "name"), f"{show(name)} is not a {what} name: {problem}",
+                report(SEMANTIC_ENV_REFERENCE.id, (*at, "name"), f"{show(name)} is not a {what} name: {problem}",
                        f"name an existing {what} (kubectl get {what.lower()}s)")
             if isinstance(key, str) and (len(key) > 253 or not _CONFIG_KEY.fullmatch(key)):
-                report("semantic/env-reference", (*at, "key"), f"{show(key)} is not a {what} key: a key consists "
+                report(SEMANTIC_ENV_REFERENCE.id, (*at, "key"), f"{show(key)} is not a {what} key: a key consists "
                        "of alphanumeric characters, '-', '_' or '.' (at most 253)", f"use a key of the {what}")
 
 
 # --- the judge ------------------------------------------------------------------------------------------
 
-NO_GATEWAY = "semantic/no-gateway"
 
-
-@check(NO_GATEWAY)
+@check(SEMANTIC_NO_GATEWAY.id)
 def gateway(doc: dict[str, Any], report: Report) -> None:
     """Without an AI gateway the judge goes to api.openai.com with no key: every metric is skipped, the run green.
 
@@ -451,13 +478,13 @@ def gateway(doc: dict[str, Any], report: Report) -> None:
     annotations = _dict(_dict(doc.get("metadata")).get("annotations"))
     if annotations.get(ANNOTATION_GATEWAY_URL):
         return
-    report(NO_GATEWAY, ("spec",), "no AI gateway for the judge: the evaluate phase would call api.openai.com "
-           "without an API key, skip every metric and still end green",
+    report(SEMANTIC_NO_GATEWAY.id, ("spec",), "no AI gateway for the judge: the evaluate phase would call "
+           "api.openai.com without an API key, skip every metric and still end green",
            "set spec.aiGatewayRef {name, namespace}, or name a default gateway in testbench-defaults.yaml "
            "(spec.aiGateway.name) as the operator finds one in namespace ai-gateway")
 
 
-@check("semantic/url-placeholder")
+@check(SEMANTIC_URL_PLACEHOLDER.id)
 def url_templates(doc: dict[str, Any], report: Report) -> None:
     """The agent/gateway URL annotations fill {name}, {namespace} and {port}; anything else in braces would be
     left in the URL as written (a misspelt {nme})."""
@@ -474,14 +501,14 @@ def url_templates(doc: dict[str, Any], report: Report) -> None:
 
         problem = template_problem(template)
         if problem is not None:
-            report("semantic/url-placeholder", ("metadata", "annotations", MapKey(key)),
+            report(SEMANTIC_URL_PLACEHOLDER.id, ("metadata", "annotations", MapKey(key)),
                    f'Invalid value: "{template}": {problem}', PLACEHOLDER_HINT)
 
 
 # --- references, names and labels --------------------------------------------------------------------
 
 
-@check("semantic/dns-label")
+@check(SEMANTIC_DNS_LABEL.id)
 def references(doc: dict[str, Any], report: Report) -> None:
     """agentRef/aiGatewayRef names and namespaces become hostnames and label values: DNS-1123 labels."""
     spec = _spec(doc)
@@ -491,7 +518,7 @@ def references(doc: dict[str, Any], report: Report) -> None:
             continue
         if not ref.get("name"):  # agentRef.name is required but may be "": as useless as a missing gateway name
             what = "the agent" if field == "agentRef" else "the gateway"
-            report("semantic/dns-label", ("spec", field, "name") if "name" in ref else ("spec", field),
+            report(SEMANTIC_DNS_LABEL.id, ("spec", field, "name") if "name" in ref else ("spec", field),
                    f"{field} needs a name to reach {what}", f"set {field}.name"
                    + (", or remove aiGatewayRef" if field == "aiGatewayRef" else ""))
         for key in ("name", "namespace"):
@@ -499,11 +526,11 @@ def references(doc: dict[str, Any], report: Report) -> None:
             if value:
                 err = dns1123_label_error(value)
                 if err:
-                    report("semantic/dns-label", ("spec", field, key), f'Invalid value: "{value}": {err}',
+                    report(SEMANTIC_DNS_LABEL.id, ("spec", field, key), f'Invalid value: "{value}": {err}',
                            f"{field}.{key} becomes part of the service hostname http://<name>.<namespace>")
 
 
-@check("semantic/label-value", "semantic/resource-name")
+@check(SEMANTIC_LABEL_VALUE.id, SEMANTIC_RESOURCE_NAME.id)
 def generated_names(doc: dict[str, Any], report: Report) -> None:
     """Generated resource names are valid, and the values that become labels fit the 63-character limit."""
     meta = _dict(doc.get("metadata"))
@@ -513,22 +540,22 @@ def generated_names(doc: dict[str, Any], report: Report) -> None:
         return  # metadata checks already report it
     err = label_value_error(name)
     if err:
-        report("semantic/label-value", ("metadata", "name"), f"the name becomes the label "
+        report(SEMANTIC_LABEL_VALUE.id, ("metadata", "name"), f"the name becomes the label "
                f"{naming.LABEL_NAME} on generated resources: {err}", "shorten the name to 63 characters or fewer")
     for suffix in (naming.SUFFIX_DATASET, naming.SUFFIX_WORKFLOW, naming.SUFFIX_TRIGGER):
         generated = naming.resource_name(name, namespace, suffix)
         err = dns1123_subdomain_error(generated)
         if err:
-            report("semantic/resource-name", ("metadata", "name"), f'generated name "{generated}" is invalid: {err}',
+            report(SEMANTIC_RESOURCE_NAME.id, ("metadata", "name"), f'generated name "{generated}" is invalid: {err}',
                    "shorten the Experiment name")
 
 
-@check("semantic/trigger-inactive")
+@check(SEMANTIC_TRIGGER_INACTIVE.id)
 def trigger(doc: dict[str, Any], report: Report) -> None:
     """A trigger with settings but not enabled never fires: likely a forgotten ``enabled: true``."""
     trig = _spec(doc).get("trigger")
     if isinstance(trig, dict) and trig.get("enabled") is not True and "concurrencyPolicy" in trig:
-        report("semantic/trigger-inactive", ("spec", "trigger"), "trigger.concurrencyPolicy is set but "
+        report(SEMANTIC_TRIGGER_INACTIVE.id, ("spec", "trigger"), "trigger.concurrencyPolicy is set but "
                "trigger.enabled is not true: no TestTrigger will be created", "set trigger.enabled: true")
 
 
@@ -543,7 +570,7 @@ def _strings(value: Any, at: Path) -> list[tuple[Path, str]]:
     return []
 
 
-@check("semantic/expression-text")
+@check(SEMANTIC_EXPRESSION_TEXT.id)
 def expressions(doc: dict[str, Any], report: Report) -> None:
     """``{{`` in values that land in the TestWorkflow would be Testkube expressions; render escapes them."""
     spec = _spec(doc)
@@ -551,12 +578,12 @@ def expressions(doc: dict[str, Any], report: Report) -> None:
         for at, text in _strings(_dict(item), ("spec", "env", i)):
             if "{{" in text:
                 what = "name" if at == ("spec", "env", i, "name") else "value"
-                report("semantic/expression-text", at, f"the {what} contains '{{{{', which Testkube reads as an "
+                report(SEMANTIC_EXPRESSION_TEXT.id, at, f"the {what} contains '{{{{', which Testkube reads as an "
                        "expression; render writes it escaped so it stays literal", "")
     dataset = _dict(spec.get("dataset"))
     for at, value in ((("spec", "dataset", "url"), dataset.get("url")),
                       (("spec", "dataset", "s3", "key"), _dict(dataset.get("s3")).get("key")),
                       (("spec", "dataset", "s3", "bucket"), _dict(dataset.get("s3")).get("bucket"))):
         if isinstance(value, str) and "{{" in value:
-            report("semantic/expression-text", at, "the value contains '{{', which Testkube reads as an "
+            report(SEMANTIC_EXPRESSION_TEXT.id, at, "the value contains '{{', which Testkube reads as an "
                    "expression; render writes it escaped so it stays literal", "")

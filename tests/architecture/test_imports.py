@@ -17,8 +17,8 @@ from tests.conftest import ROOT
 PACKAGE = "kubectl_testbench"
 
 LAYERS: list[tuple[str, set[str]]] = [
-    ("foundation", {"", "safe_text", "words", "gofmt", "junit", "k8snames", "layout", "package_data", "sniff", "load",
-                    "model", "emit"}),
+    ("foundation", {"", "rules", "safe_text", "words", "gofmt", "junit", "k8snames", "layout", "package_data",
+                    "sniff", "load", "model", "emit"}),
     ("checks", {"validate"}),
     ("shipped documents", {"crd", "install"}),
     ("render", {"render"}),

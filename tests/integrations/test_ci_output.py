@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from kubectl_testbench.rules import RULES
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
 from kubectl_testbench.validate.report import (
     GITHUB_MAX_PER_SEVERITY,
@@ -23,7 +24,6 @@ from kubectl_testbench.validate.report import (
     sarif_report,
     step_summary,
 )
-from kubectl_testbench.validate.rules import RULES
 from tests.conftest import EXAMPLES, ROOT, run_process
 
 CORPUS = ROOT / "tests" / "validate" / "corpus"

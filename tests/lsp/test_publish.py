@@ -13,12 +13,13 @@ pytest.importorskip("pygls", reason="the lsp extra is not installed: pip install
 from lsprotocol import types as t
 
 from kubectl_testbench.lsp.check import check
-from kubectl_testbench.lsp.publish import place, rule_url
+from kubectl_testbench.lsp.publish import place
 from kubectl_testbench.lsp.text import UTF8, UTF16, TextIndex
+from kubectl_testbench.rules import RULES
+from kubectl_testbench.rules.rule import doc_url as rule_url
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 from kubectl_testbench.validate.engine import validate_text
 from kubectl_testbench.validate.report import sarif_report
-from kubectl_testbench.validate.rules import RULES
 from tests.conftest import ROOT
 from tests.lsp.client import covered
 

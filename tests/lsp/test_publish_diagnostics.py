@@ -9,8 +9,9 @@ pytest.importorskip("pygls", reason="the lsp extra is not installed: pip install
 
 from lsprotocol import types as t
 
-from kubectl_testbench.lsp.publish import place, rule_url
+from kubectl_testbench.lsp.publish import place
 from kubectl_testbench.lsp.text import TextIndex
+from kubectl_testbench.rules.rule import doc_url as rule_url
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 from tests.lsp.client import covered
 

@@ -47,7 +47,8 @@ def test_corpus_case_reports_rule_path_and_line(case: Path) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[p.stem for p in CASES])
 def test_corpus_case_fails_validation_unless_it_is_a_warning(case: Path) -> None:
-    from kubectl_testbench.validate.rules import RULES, Severity
+    from kubectl_testbench.rules import RULES
+    from kubectl_testbench.rules.rule import Severity
 
     text = case.read_text()
     rule, _, _ = _expectation(text)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from kubectl_testbench import __version__
+from kubectl_testbench.rules import RULES
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Edit, Fix, FixKind, Severity
 from kubectl_testbench.validate.report import (
     GITHUB_MESSAGE_MAX,
@@ -28,7 +29,6 @@ from kubectl_testbench.validate.report import (
     step_summary,
     text_line,
 )
-from kubectl_testbench.validate.rules import RULES
 
 
 def diag(rule: str = "schema/maximum", severity: Severity = Severity.ERROR, file: str = "exps/a.yaml", line: int = 3,
