@@ -110,7 +110,7 @@ def import_cmd(paths: tuple[str, ...], source_format: str, name: str, agent: str
     from kubectl_testbench.emit.files import write_atomic
 
     if dataset_out is not None:
-        from kubectl_testbench.render.dataset import experiment_json
+        from kubectl_testbench.model.experiment_json import experiment_json
 
         try:
             write_atomic(dataset_out, experiment_json(result.inline) + "\n")

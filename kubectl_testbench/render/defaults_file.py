@@ -58,7 +58,7 @@ def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
     """Schema findings for one RenderDefaults document, located in its file."""
     # only a defaults file that exists needs it
     from kubectl_testbench.k8snames import dns1123_label_error
-    from kubectl_testbench.render.settings import PLACEHOLDER_HINT, template_problem
+    from kubectl_testbench.model.url_templates import PLACEHOLDER_HINT, template_problem
     from kubectl_testbench.validate.schema import show
 
     errors, _ = _validator().validate(doc)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubectl_testbench.render.naming import K8S_MANAGED_BY, MANAGER
+from kubectl_testbench.model.naming import K8S_MANAGED_BY, MANAGER
 from kubectl_testbench.render.objects import TESTTRIGGER_API, TESTWORKFLOW_API
 
 GENERATED_KINDS = {("v1", "ConfigMap"), (TESTWORKFLOW_API, "TestWorkflow"), (TESTTRIGGER_API, "TestTrigger")}

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from kubectl_testbench.render.dataset import experiment_json
+from kubectl_testbench.model.experiment_json import experiment_json
 from kubectl_testbench.validate.engine import Options, validate_text
 from tests.conftest import EXAMPLES, ROOT
 from tests.contract.image_models import experiment_problems

@@ -19,8 +19,8 @@ from typing import Any
 import yaml
 
 from kubectl_testbench.install import bundle
+from kubectl_testbench.model.experiment_json import experiment_json
 from kubectl_testbench.phases.env import Env
-from kubectl_testbench.render.dataset import experiment_json
 from kubectl_testbench.render.resolve import ResolvedWorkflow
 from kubectl_testbench.runlocal.values import Values
 from tests.conftest import EXAMPLES
