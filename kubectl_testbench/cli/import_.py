@@ -176,13 +176,11 @@ def _gateway_known(output_file: str | None) -> bool:
         return True
     import os
 
-    from kubectl_testbench.render.defaults_file import DefaultsError, discover, load_defaults
+    from kubectl_testbench.load.sources import Source
+    from kubectl_testbench.pipeline.defaults import names_gateway
+    from kubectl_testbench.pipeline.inputs import Inputs
 
-    found = discover(output_file, os.path.dirname(os.path.abspath(output_file)))
-    try:
-        return found is not None and load_defaults(found).names_gateway
-    except DefaultsError:
-        return False
+    return names_gateway(Source(output_file, root=os.path.dirname(os.path.abspath(output_file))), Inputs())
 
 
 def _summary(scenarios: int, steps: int, files: int, warnings: int) -> str:

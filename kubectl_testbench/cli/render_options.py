@@ -18,7 +18,7 @@ from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, jobs_option,
 from kubectl_testbench.model.render_settings import CLI_SETTINGS, FLAG_SETTINGS, PORT_MAX, PORT_MIN, Setting
 
 if TYPE_CHECKING:
-    from kubectl_testbench.render.pipeline import Rendered
+    from kubectl_testbench.render.rendered import Rendered
     from kubectl_testbench.render.sinks import Sink
     from kubectl_testbench.validate.diagnostics import Counts
 
@@ -116,7 +116,7 @@ def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: s
     (2: unreadable input) with nothing written. Experiments without metadata.namespace get ``namespace``
     (kubectl's order: the file, then -n, then, for cluster commands, the context); a notice says which
     and why (``namespace_source``), since the generated names depend on it. Returns what was read."""
-    from kubectl_testbench.render.pipeline import Request, render_all
+    from kubectl_testbench.pipeline.render import Request, render_all
     from kubectl_testbench.render.settings import Flags
     from kubectl_testbench.validate.report import text_line
 

@@ -251,7 +251,7 @@ def parse_config(function_config: Any) -> tuple[Config, list[Result]]:
 
 def read_defaults(doc: dict[str, Any]) -> tuple[Defaults | None, list[Result]]:
     """A RenderDefaults object (an item or the functionConfig), checked against its schema."""
-    from kubectl_testbench.render.defaults_file import check_defaults_document
+    from kubectl_testbench.validate.defaults_document import check_defaults_document
 
     path, index = source_file(doc)
     clean = _without_bookkeeping(doc)
@@ -340,18 +340,17 @@ def check_experiment(item: dict[str, Any], index: int, strict: bool, gateway_def
                      limits: Limits = DEFAULT_LIMITS) -> tuple[dict[str, Any] | None, list[Result]]:
     """Validate one item as ``kubectl testbench validate`` would; the Experiment as stored when valid.
     ``gateway_default``: the RenderDefaults in use names an AI gateway (no ``semantic/no-gateway`` then)."""
-    from kubectl_testbench.validate.engine import Options, validate_text
+    from kubectl_testbench.pipeline.policy import fails
+    from kubectl_testbench.validate.engine import Keep, Options, validate_text
 
     path, file_index = source_file(item)
     label = path or f"items[{index}]"
     result = validate_text(json.dumps(_without_bookkeeping(item), ensure_ascii=False), label,
-                           Options(strict=strict, limits=limits, keep_experiments=True),
-                           gateway_default=lambda: gateway_default)
+                           Options(strict=strict, limits=limits), gateway_default=lambda: gateway_default,
+                           keep=Keep(experiments=True))
     results = []
     for d in result.diagnostics:
-        severity = d.severity.value
-        if strict and severity == "warning":
-            severity = "error"
+        severity = "error" if fails(d, strict) else d.severity.value  # --strict: a warning is an error
         message = d.message + (f" (hint: {d.hint})" if d.hint else "")
         results.append(Result(message, severity, item, d.path, path, file_index, d.rule))
     if result.experiments:

@@ -2,26 +2,23 @@
 
 from __future__ import annotations
 
-import json
 import os
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kubectl_testbench.load.builder import build
 from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.limits import DEFAULT_LIMITS
-from kubectl_testbench.load.positions import field_path, locate
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import GROUP
+from kubectl_testbench.validate.defaults_document import DEFAULTS_KIND, check_defaults_document
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:  # its dataclasses cost validate's start-up; only a file that exists needs them
     from kubectl_testbench.render.settings import Defaults
 
 DEFAULTS_FILE = "testbench-defaults.yaml"
-DEFAULTS_KIND = "RenderDefaults"
 
 
 class DefaultsError(Exception):
@@ -30,9 +27,6 @@ class DefaultsError(Exception):
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         super().__init__(diagnostics[0].message if diagnostics else "invalid defaults file")
         self.diagnostics = diagnostics
-
-
-GENERATED_SCHEMA = Path(__file__).resolve().parent.parent / "_generated" / "render-defaults-schema.json"
 
 
 def defaults_schema() -> dict[str, Any]:
@@ -44,47 +38,6 @@ def defaults_schema() -> dict[str, Any]:
     schema = model_schema(RenderDefaults)
     schema["properties"]["metadata"] = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
     return schema
-
-
-@cache
-def _validator() -> Any:
-    from kubectl_testbench.validate.schema import SchemaValidator
-
-    with GENERATED_SCHEMA.open(encoding="utf-8") as handle:
-        return SchemaValidator(json.load(handle))
-
-
-def check_defaults_document(doc: dict[str, Any], file: str) -> list[Diagnostic]:
-    """Schema findings for one RenderDefaults document, located in its file."""
-    # only a defaults file that exists needs it
-    from kubectl_testbench.k8snames import dns1123_label_error
-    from kubectl_testbench.model.url_templates import PLACEHOLDER_HINT, template_problem
-    from kubectl_testbench.validate.schema import show
-
-    errors, _ = _validator().validate(doc)
-    out = []
-    for err in errors:
-        line, col = locate(doc, err.path, key=err.key) or (0, 0)
-        out.append(Diagnostic(err.rule, Severity.ERROR, err.message, file, line, col, field_path(err.path), err.hint,
-                              DEFAULTS_KIND))
-    spec: dict[str, Any] = doc["spec"] if isinstance(doc.get("spec"), dict) else {}
-    gateway: dict[str, Any] = spec["aiGateway"] if isinstance(spec.get("aiGateway"), dict) else {}
-    templates = ((("spec", "agentUrl"), spec.get("agentUrl")), (("spec", "aiGateway", "url"), gateway.get("url")))
-    namespace = spec.get("testkubeNamespace")
-    problem = dns1123_label_error(namespace) if isinstance(namespace, str) else None
-    if problem is not None and not any(err.path == ("spec", "testkubeNamespace") for err in errors):
-        line, col = locate(doc, ("spec", "testkubeNamespace")) or (0, 0)
-        out.append(Diagnostic("semantic/dns-label", Severity.ERROR, f"Invalid value: {show(namespace)}: {problem}",
-                              file, line, col, "spec.testkubeNamespace", "a namespace is a DNS-1123 label",
-                              DEFAULTS_KIND))
-    for at, template in templates:
-        problem = template_problem(template) if isinstance(template, str) else None
-        if problem is not None and not any(err.path == at for err in errors):
-            line, col = locate(doc, at) or (0, 0)
-            out.append(Diagnostic("semantic/url-placeholder", Severity.ERROR, f'Invalid value: "{template}": {problem}',
-                                  file, line, col, field_path(at), PLACEHOLDER_HINT,
-                                  DEFAULTS_KIND))
-    return out
 
 
 def load_defaults(path: str) -> Defaults:

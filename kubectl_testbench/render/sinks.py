@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from kubectl_testbench.emit import directory, swap
-from kubectl_testbench.render.pipeline import Rendered, stream
+from kubectl_testbench.render.rendered import Rendered, stream
 
 
 class Sink:

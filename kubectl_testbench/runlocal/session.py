@@ -104,7 +104,7 @@ def prepare(path: str, endpoints: Endpoints, *, namespace: str | None = None,
     """Validate and render ``path`` (one Experiment, defaults file discovered as ``render`` does), resolve its
     workflow against the templates ``install`` ships, and plan the local endpoints."""
     from kubectl_testbench.model.render_settings import DEFAULT_NAMESPACE
-    from kubectl_testbench.render.pipeline import Request, render_all
+    from kubectl_testbench.pipeline.render import Request, render_all
     from kubectl_testbench.render.resolve import ExecutionContext, resolve_objects
     from kubectl_testbench.render.settings import Flags
     from kubectl_testbench.validate.report import text_line

@@ -42,8 +42,9 @@ def assert_valid(experiment: dict[str, Any]) -> None:
     from kubectl_testbench.render.settings import Flags
     from kubectl_testbench.validate.engine import Options, validate_text
     from tests.conftest import TESTKUBE_CRDS
+    from tests.validate.helpers import keep
 
-    result = validate_text(dump(experiment), "imported.yaml", Options(keep_experiments=True))
+    result = validate_text(dump(experiment), "imported.yaml", Options(), keep=keep(experiments=True))
     errors = [f"{d.rule} {d.path}: {d.message}" for d in result.diagnostics if d.severity.value == "error"]
     assert errors == []
     Experiment.model_validate(experiment)

@@ -14,6 +14,7 @@ from kubectl_testbench.render.compile import render_experiment
 from kubectl_testbench.render.settings import Defaults, Flags
 from kubectl_testbench.validate.engine import Options, validate_text
 from tests.conftest import UPSTREAM, require_reference, run_cli
+from tests.validate.helpers import keep
 
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures"
@@ -21,7 +22,7 @@ GOLDEN = HERE / "golden"
 
 
 def experiment(path: Path) -> dict[str, Any]:
-    result = validate_text(path.read_text(), str(path), Options(keep_experiments=True))
+    result = validate_text(path.read_text(), str(path), Options(), keep=keep(experiments=True))
     assert result.counts.invalid == 0, [d.message for d in result.diagnostics]
     [exp] = result.experiments
     return exp.data
