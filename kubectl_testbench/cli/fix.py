@@ -49,6 +49,7 @@ def fix(paths: tuple[str, ...], show_diff: bool, check: bool, select: tuple[str,
     from kubectl_testbench.fix.apply import FixOptions, fix_paths
     from kubectl_testbench.fix.selection import Selection, SelectorError
     from kubectl_testbench.fix.summary import changed_line, remaining, totals, unified_diff
+    from kubectl_testbench.pipeline.inputs import Inputs
     from kubectl_testbench.safe_text import escape_controls
     from kubectl_testbench.validate.diagnostics import Counts
     from kubectl_testbench.validate.engine import Options
@@ -58,8 +59,8 @@ def fix(paths: tuple[str, ...], show_diff: bool, check: bool, select: tuple[str,
     except SelectorError as err:
         fail(str(err))
     write = not (check or show_diff)
-    options = FixOptions(Options(strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes),
-                                 only_testbench_files=only_testbench_files), selection, migrate)
+    options = FixOptions(Options(strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes)), selection,
+                         migrate, Inputs(only_testbench_files=only_testbench_files))
     counts = Counts()
     outcomes = []
     failed_write = False

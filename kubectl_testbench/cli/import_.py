@@ -112,7 +112,7 @@ def import_cmd(paths: tuple[str, ...], source_format: str, name: str, agent: str
     from kubectl_testbench.emit.files import write_atomic
 
     if dataset_out is not None:
-        from kubectl_testbench.render.dataset import experiment_json
+        from kubectl_testbench.model.experiment_json import experiment_json
 
         try:
             write_atomic(dataset_out, experiment_json(result.inline) + "\n")
@@ -178,13 +178,10 @@ def _gateway_known(output_file: str | None) -> bool:
         return True
     import os
 
-    from kubectl_testbench.render.defaults_file import DefaultsError, discover, load_defaults
+    from kubectl_testbench.load.sources import Source
+    from kubectl_testbench.pipeline.defaults import names_gateway
 
-    found = discover(output_file, os.path.dirname(os.path.abspath(output_file)))
-    try:
-        return found is not None and load_defaults(found).names_gateway
-    except DefaultsError:
-        return False
+    return names_gateway(Source(output_file, root=os.path.dirname(os.path.abspath(output_file))))
 
 
 def _summary(scenarios: int, steps: int, files: int, warnings: int) -> str:

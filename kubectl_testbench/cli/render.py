@@ -12,6 +12,7 @@ import click
 from kubectl_testbench.cli.common import EXIT_FINDINGS, fail
 from kubectl_testbench.cli.render_options import RENDER_NAMESPACE_SOURCE, RenderArgs, render_into, render_options
 from kubectl_testbench.emit.directory import OutputDirError
+from kubectl_testbench.model.render_settings import CLI_SETTINGS, DEFAULT_NAMESPACE
 from kubectl_testbench.render.sinks import CheckSink, DirectorySink, Sink, StdoutSink
 from kubectl_testbench.safe_text import display_path, escape_controls, json_log_safe, safe_log_line
 from kubectl_testbench.words import plural
@@ -65,7 +66,7 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
     if resolve:
         if output_dir is not None:
             fail("--resolve prints to stdout: drop --output-dir")
-        _resolve(paths, namespace or "default", render, fmt, templates_path, source)
+        _resolve(paths, namespace or DEFAULT_NAMESPACE, render, fmt, templates_path, source)
         return
     try:
         sink = _sink(fmt, output_dir, check)
@@ -74,7 +75,7 @@ def render(paths: tuple[str, ...], fmt: str, output_dir: str | None, check: bool
     for notice in sink.notices:
         click.echo(f"notice: {escape_controls(notice)}", err=True)
     try:
-        counts = render_into(paths, namespace or "default", render, fmt, sink,
+        counts = render_into(paths, namespace or DEFAULT_NAMESPACE, render, fmt, sink,
                              only_testbench_files=only_testbench_files, namespace_source=source)
         if not allow_empty:
             _refuse_to_empty(sink, output_dir)
@@ -168,10 +169,11 @@ def _finish(sink: Sink, output_dir: str | None, regenerate: str, experiments: in
                    err=True)
 
 
-_FLAGS = {"testkube_namespace": "--testkube-namespace", "agent_url": "--agent-url", "agent_port": "--agent-port",
-          "gateway_url": "--ai-gateway-url", "gateway_port": "--ai-gateway-port", "defaults_file": "--defaults",
-          "max_file_mib": "--max-file-size", "max_depth": "--max-depth", "max_nodes": "--max-nodes"}
-_SWITCHES = {"include_experiment": "--include-experiment", "no_defaults": "--no-defaults", "strict": "--strict"}
+_VALUES = {**{s.name: s.flag for s in CLI_SETTINGS if s.flag and s.kind not in ("switch", "tristate")},
+           "max_file_mib": "--max-file-size", "max_depth": "--max-depth", "max_nodes": "--max-nodes"}
+"""The options that take a value, by RenderArgs field (the render settings, then the reading limits)."""
+_SWITCHES = {s.name: s.flag for s in CLI_SETTINGS if s.flag and s.kind == "switch"}
+_TRISTATES = {s.name: s.flag for s in CLI_SETTINGS if s.flag and s.kind == "tristate"}
 
 
 def regenerate_command(paths: tuple[str, ...], output_dir: str | None, fmt: str, namespace: str | None,
@@ -186,16 +188,18 @@ def regenerate_command(paths: tuple[str, ...], output_dir: str | None, fmt: str,
     if namespace:
         words += ["-n", namespace]
     defaults = RenderArgs()
-    for name, flag in _FLAGS.items():
+    for name, flag in _VALUES.items():
         value = getattr(render, name)
         if value != getattr(defaults, name):
             words += [flag, str(value)]
     words += [flag for name, flag in _SWITCHES.items() if getattr(render, name)]
-    if render.argocd_sync_waves is not None:
-        words.append("--argocd-sync-waves" if render.argocd_sync_waves else "--no-argocd-sync-waves")
+    for name, flag in _TRISTATES.items():
+        value = getattr(render, name)
+        if value is not None:
+            words.append(flag if value else f"--no-{flag[2:]}")
     if only_testbench_files:
         words.append("--only-testbench-files")
     if allow_empty:
         words.append("--allow-empty")
-    assert {f.name for f in dataclasses.fields(RenderArgs)} <= {*_FLAGS, *_SWITCHES, "argocd_sync_waves", "jobs"}
+    assert {f.name for f in dataclasses.fields(RenderArgs)} <= {*_VALUES, *_SWITCHES, *_TRISTATES, "jobs"}
     return shlex.join(words)

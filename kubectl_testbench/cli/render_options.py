@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, jobs_option, limits_from, limits_options
+from kubectl_testbench.model.render_settings import CLI_SETTINGS, FLAG_SETTINGS, PORT_MAX, PORT_MIN, Setting
 
 if TYPE_CHECKING:
     from kubectl_testbench.render.rendered import Rendered
@@ -64,7 +65,7 @@ def render_options(fn: F) -> F:
 
 def _url_template(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A usage error (exit 2) for a placeholder render would leave in the URL as written."""
-    from kubectl_testbench.render.settings import template_problem
+    from kubectl_testbench.model.url_templates import template_problem
 
     problem = template_problem(value) if value is not None else None
     if problem is not None:
@@ -83,26 +84,25 @@ def _namespace(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return value
 
 
-_OPTIONS: tuple[Callable[[Any], Any], ...] = (
-    click.option("--testkube-namespace", default=None, callback=_namespace,
-                 help="Namespace of Testkube and its templates [testkube]."),
-    click.option("--agent-url", default=None, metavar="TEMPLATE", callback=_url_template,
-                 help="Agent URL; {name}, {namespace}, {port} are filled in [http://{name}.{namespace}:{port}]."),
-    click.option("--agent-port", type=click.IntRange(1, 65535), default=None, help="Agent service port [8000]."),
-    click.option("--ai-gateway-url", "gateway_url", default=None, metavar="TEMPLATE", callback=_url_template,
-                 help="AI gateway URL; {name}, {namespace}, {port} are filled in."),
-    click.option("--ai-gateway-port", "gateway_port", type=click.IntRange(1, 65535), default=None,
-                 help="AI gateway service port (the AiGateway's spec.port) [80]."),
-    click.option("--include-experiment", is_flag=True, help="Also emit the Experiments themselves."),
-    click.option("--argocd-sync-waves/--no-argocd-sync-waves", default=None,
-                 help="Annotate objects with Argo CD sync waves: ConfigMap, then TestWorkflow, then TestTrigger."),
-    click.option("--defaults", "defaults_file", type=click.Path(dir_okay=False), default=None,
-                 help="A RenderDefaults file (default: the nearest testbench-defaults.yaml next to each Experiment)."),
-    click.option("--no-defaults", is_flag=True, help="Do not look for testbench-defaults.yaml files."),
-    click.option("--strict", is_flag=True, help="Refuse to render when there are warnings."),
-    jobs_option,
-    limits_options,
-)
+def _option(setting: Setting) -> Callable[[Any], Any]:
+    """The click option of one render setting, from the table (model/render_settings)."""
+    assert setting.flag is not None
+    kind = setting.kind
+    if kind == "switch":
+        return click.option(setting.flag, setting.name, is_flag=True, help=setting.help)
+    if kind == "tristate":
+        return click.option(f"{setting.flag}/--no-{setting.flag[2:]}", setting.name, default=None, help=setting.help)
+    by_kind: dict[str, dict[str, Any]] = {
+        "namespace": {"callback": _namespace},
+        "url": {"metavar": "TEMPLATE", "callback": _url_template},
+        "port": {"type": click.IntRange(PORT_MIN, PORT_MAX)},
+        "file": {"type": click.Path(dir_okay=False)},
+    }
+    extra = by_kind[kind]
+    return click.option(setting.flag, setting.name, default=None, help=setting.help, **extra)
+
+
+_OPTIONS: tuple[Callable[[Any], Any], ...] = (*(_option(s) for s in CLI_SETTINGS), jobs_option, limits_options)
 
 
 RENDER_NAMESPACE_SOURCE = ("the default, as no -n was given; apply, diff and prune use the kubeconfig context's "
@@ -116,13 +116,11 @@ def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: s
     (2: unreadable input) with nothing written. Experiments without metadata.namespace get ``namespace``
     (kubectl's order: the file, then -n, then, for cluster commands, the context); a notice says which
     and why (``namespace_source``), since the generated names depend on it. Returns what was read."""
-    from kubectl_testbench.render.pipeline import Request, render_all
+    from kubectl_testbench.pipeline.render import Request, render_all
     from kubectl_testbench.render.settings import Flags
     from kubectl_testbench.validate.report import text_line
 
-    flags = Flags(namespace=namespace, testkube_namespace=args.testkube_namespace, agent_url=args.agent_url,
-                  agent_port=args.agent_port, gateway_url=args.gateway_url, gateway_port=args.gateway_port,
-                  include_experiment=args.include_experiment, argocd_sync_waves=args.argocd_sync_waves)
+    flags = Flags(namespace=namespace, **{s.name: getattr(args, s.name) for s in FLAG_SETTINGS})
     request = Request(flags=flags, defaults_file=args.defaults_file, discover_defaults=not args.no_defaults,
                       fmt=fmt, strict=args.strict,
                       limits=limits_from(args.max_file_mib, args.max_depth, args.max_nodes),

@@ -36,7 +36,7 @@ def complete_experiments(ctx: click.Context, param: click.Parameter, incomplete:
         from kubectl_testbench.cluster.resources import EXPERIMENT, TESTWORKFLOW, dig
         from kubectl_testbench.k8snames import dns1123_subdomain_error
         from kubectl_testbench.layout import TESTKUBE_NAMESPACE
-        from kubectl_testbench.render import naming
+        from kubectl_testbench.model import naming
 
         namespace = ctx.params.get("namespace") or client.connection.namespace
         found: set[Any] = set()
@@ -167,7 +167,7 @@ def run(ctx: click.Context, experiment: str, testkube_namespace: str | None, wai
     fmt = fmt or "name"
     from kubectl_testbench.cluster import execution as runlib
     from kubectl_testbench.layout import TESTKUBE_NAMESPACE
-    from kubectl_testbench.render import naming
+    from kubectl_testbench.model import naming
 
     testkube = testkube_namespace or TESTKUBE_NAMESPACE
     if dry_run == "client":

@@ -53,13 +53,12 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, e
         return
     if not paths:
         fail("no input: give files, directories or - for stdin (see kubectl testbench validate --help)")
-    from kubectl_testbench.validate.diagnostics import Counts
-    from kubectl_testbench.validate.duplicates import Identity, find_clashes
-    from kubectl_testbench.validate.engine import Options, validate_paths
+    from kubectl_testbench.pipeline.inputs import Inputs, validate_paths
+    from kubectl_testbench.pipeline.policy import Tally
+    from kubectl_testbench.validate.engine import Options
     from kubectl_testbench.validate.report import Reporter
 
-    options = Options(strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes),
-                      only_testbench_files=only_testbench_files)
+    options = Options(strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes))
     root = os.environ.get("GITHUB_WORKSPACE") or None
     with ExitStack() as stack:
         summary = None
@@ -71,20 +70,15 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, e
                 click.echo(f"warning: cannot write the step summary {escape_controls(summary_path)}: "
                            f"{err.strerror or err}", err=True)
         reporter = Reporter(fmt, root=root, summary=summary, strict=strict)
-        counts = Counts()
+        tally = Tally(strict)
+        counts = tally.counts
         found = dict.fromkeys(paths, 0)
-        identities: list[Identity] = []
-        for result in validate_paths(paths, options, jobs):
+        for result in validate_paths(paths, options, Inputs(only_testbench_files=only_testbench_files), jobs):
             reporter.add(result.diagnostics, result.checked, result.path)
-            counts.add(result.counts)
-            identities.extend(result.identities)
+            tally.add(result)
             for path in _arguments_of(result.path, paths):
                 found[path] += result.counts.experiments + result.counts.unreadable + result.counts.invalid
-        clashes = find_clashes(identities)
-        reporter.add(clashes.diagnostics)
-        counts.errors += len(clashes.diagnostics)
-        counts.valid -= clashes.invalidated
-        counts.invalid += clashes.invalidated
+        reporter.add(tally.clashes().diagnostics)
         reporter.close(counts)
     empty = [p for p, n in found.items() if n == 0 and not (only_testbench_files and not os.path.isdir(p))]
     for path in empty:

@@ -18,7 +18,7 @@ from typing import Any
 from kubectl_testbench.cluster.client import Client, unique
 from kubectl_testbench.cluster.errors import ClusterError
 from kubectl_testbench.cluster.resources import Kind, Ref, kind_of
-from kubectl_testbench.render.naming import MANAGER
+from kubectl_testbench.model.naming import MANAGER
 
 FIELD_MANAGER = MANAGER
 APPLY_ORDER = ("ConfigMap", "TestWorkflow", "TestTrigger", "Experiment")

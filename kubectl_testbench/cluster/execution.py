@@ -19,7 +19,7 @@ from kubectl_testbench import layout
 from kubectl_testbench.cluster.client import Client
 from kubectl_testbench.cluster.errors import ClusterError, Forbidden, NotFound
 from kubectl_testbench.cluster.resources import EXECUTION, EXPERIMENT, TESTWORKFLOW, Ref, dig, mapping, sequence, text
-from kubectl_testbench.render import naming
+from kubectl_testbench.model import naming
 
 TERMINAL = ("passed", "failed", "aborted")
 REPORT_ARTIFACT = posixpath.relpath(layout.REPORT_PATH, layout.WORKING_DIR)

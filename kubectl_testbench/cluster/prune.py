@@ -25,7 +25,7 @@ from typing import Any
 from kubectl_testbench.cluster.client import Client
 from kubectl_testbench.cluster.resources import CONFIGMAP, TESTTRIGGER, TESTWORKFLOW, Kind, Ref, mapping, text
 from kubectl_testbench.k8snames import dns1123_subdomain_error
-from kubectl_testbench.render import naming
+from kubectl_testbench.model import naming
 
 PRUNE_KINDS: tuple[Kind, ...] = (TESTTRIGGER, TESTWORKFLOW, CONFIGMAP)
 """Reverse dependency order: nothing is left pointing at an object that is already gone."""

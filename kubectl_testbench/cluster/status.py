@@ -34,7 +34,7 @@ from kubectl_testbench.cluster.resources import (
     sequence,
     text,
 )
-from kubectl_testbench.render import naming
+from kubectl_testbench.model import naming
 from kubectl_testbench.safe_text import safe_log_line
 
 SOURCE_EXPERIMENT = "experiment"

@@ -10,25 +10,18 @@ key gets its contents validated), so rounds repeat, up to :data:`MAX_ROUNDS`.
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kubectl_testbench.fix.selection import Selection
 from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
+from kubectl_testbench.pipeline.defaults import names_gateway
+from kubectl_testbench.pipeline.inputs import Inputs, each_input
 from kubectl_testbench.sniff import looks_like_json, looks_templated
 from kubectl_testbench.validate.diagnostics import Diagnostic
 from kubectl_testbench.validate.edits import apply_edits, encoding_of
-from kubectl_testbench.validate.engine import (
-    FileResult,
-    Options,
-    _unreadable,
-    defaults_name_gateway,
-    iter_sources,
-    template_notice,
-    validate_text,
-)
+from kubectl_testbench.validate.engine import FileResult, Options, template_notice, unreadable, validate_text
 
 MAX_ROUNDS = 10
 UNLIMITED_FINDINGS = 10**9
@@ -42,6 +35,8 @@ class FixOptions:
     """Which rules' fixes apply (``--select``/``--ignore``)."""
     migrate: bool = False
     """Also upgrade Experiments written for the earlier upstream schemas (``--migrate``)."""
+    inputs: Inputs = field(default_factory=Inputs)
+    """Which inputs are read, and the RenderDefaults that apply to them (as for ``validate``)."""
 
 
 @dataclass(slots=True)
@@ -87,13 +82,14 @@ def fix_source(source: Source, options: FixOptions) -> FileFix:
         raw = read_bytes(source, options.validate.limits)
         text = decode(raw)
     except SourceError as err:
-        return FileFix(source.path, _unreadable(source.path, err.rule, err.message))
+        return FileFix(source.path, unreadable(source.path, err.rule, err.message))
     except DecodeError as err:
-        return FileFix(source.path, _unreadable(source.path, err.rule, err.message, err.mark))
-    if options.validate.only_testbench_files and looks_templated(raw):
+        return FileFix(source.path, unreadable(source.path, err.rule, err.message, err.mark))
+    if options.inputs.only_testbench_files and looks_templated(raw):
         return FileFix(source.path, template_notice(source.path))  # a Go/Helm template: not ours to edit
     outcome = fix_text(text, source.path, options, scanned=source.scanned,
-                       gateway_default=lambda: defaults_name_gateway(source, options.validate))
+                       gateway_default=lambda: names_gateway(source, options.inputs.defaults_file,
+                                                                  options.inputs.discover_defaults))
     if source.path == "-":
         outcome.original = raw
     if outcome.after is not None and outcome.after != text:
@@ -214,21 +210,10 @@ def _reads_back(text: str, new: str, applied: list[Diagnostic], options: Options
 
 def fix_paths(paths: Iterable[str], options: FixOptions, jobs: int | None = None) -> Iterator[FileFix]:
     """Results per input in input order; a process pool does the work when there are many files."""
-    from kubectl_testbench.validate.engine import PARALLEL_MIN_FILES
-
-    items = list(iter_sources(paths, options.validate.only_testbench_files))
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    sources = [s for s in items if isinstance(s, Source)]
-    if workers > 1 and len(sources) >= PARALLEL_MIN_FILES and all(s.path != "-" for s in sources):
-        from kubectl_testbench.validate.parallel import ordered_map
-
-        yield from ordered_map(_one, items, options, workers)
-        return
-    for item in items:
-        yield _one(item, options)
+    return each_input(paths, options.inputs.only_testbench_files, _one, options, jobs)
 
 
 def _one(item: Source | SourceError, options: FixOptions) -> FileFix:
     if isinstance(item, SourceError):
-        return FileFix(item.path, _unreadable(item.path, item.rule, item.message))
+        return FileFix(item.path, unreadable(item.path, item.rule, item.message))
     return fix_source(item, options)

@@ -33,7 +33,7 @@ def crd_files() -> dict[Path, str]:
 
 def defaults_files() -> dict[Path, str]:
     from kubectl_testbench.generate.defaults_schema import defaults_schema_text
-    from kubectl_testbench.render.defaults_file import GENERATED_SCHEMA
+    from kubectl_testbench.validate.defaults_document import GENERATED_SCHEMA
 
     return {GENERATED_SCHEMA: defaults_schema_text()}
 

@@ -7,7 +7,8 @@ Argo CD runs ``generate`` in the Application's source directory with
 * ``ARGOCD_APP_PARAMETERS`` (JSON) and ``PARAM_<NAME>`` / ``PARAM_<NAME>_<i>`` for ``spec.source.plugin.parameters``.
 
 Announced parameters (``parameters.static`` in plugin.yaml) only inform the UI: their defaults are never
-sent, so :data:`PARAMETERS` is the one table of defaults, and a test keeps plugin.yaml in step with it.
+sent, so :data:`PARAMETERS` (made from the table of render settings, model/render_settings) is the one table
+of defaults, and a test keeps plugin.yaml in step with it.
 Precedence for each setting: parameter > ``ARGOCD_ENV_`` variable > announced default. A default of
 ``""`` (or a numeric default equal to render's built-in) leaves the setting to render's own layering,
 so a ``testbench-defaults.yaml`` next to the Experiments still applies.
@@ -22,7 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from kubectl_testbench.k8snames import dns1123_label_error
-from kubectl_testbench.render.settings import Flags, template_problem
+from kubectl_testbench.model.render_settings import ARGOCD_SETTINGS, DEFAULT_NAMESPACE, PORT_RANGE, Setting, parse_port
+from kubectl_testbench.model.url_templates import template_problem
+from kubectl_testbench.render.settings import Flags
 
 
 class ParameterError(Exception):
@@ -35,14 +38,18 @@ class ParameterError(Exception):
 
 @dataclass(frozen=True)
 class Parameter:
-    """One announced parameter: its name in the Application, its UI text and its default."""
+    """One announced parameter: a render setting as the Application names it (model/render_settings)."""
 
-    name: str
-    title: str
-    tooltip: str
-    default: str | tuple[str, ...] = ""
-    item_type: str = "string"
-    """``string``, ``boolean`` or ``number``: how the UI presents it (values always arrive as strings)."""
+    setting: Setting
+
+    @property
+    def name(self) -> str:
+        assert self.setting.argocd is not None
+        return self.setting.argocd
+
+    @property
+    def default(self) -> str | tuple[str, ...]:
+        return self.setting.announced_default
 
     @property
     def collection(self) -> str:
@@ -55,40 +62,10 @@ class Parameter:
 
     def announcement(self) -> dict[str, object]:
         """This parameter as an entry of ``parameters.static`` in plugin.yaml."""
-        out: dict[str, object] = {"name": self.name, "title": self.title, "tooltip": self.tooltip}
-        if self.item_type != "string":
-            out["itemType"] = self.item_type
-        if isinstance(self.default, tuple):
-            out["collectionType"] = "array"
-            out["array"] = list(self.default)
-        else:
-            out["string"] = self.default
-        return out
+        return self.setting.announcement()
 
 
-PARAMETERS: tuple[Parameter, ...] = (
-    Parameter("paths", "Paths to render",
-              "Files or directories with Experiments, relative to the Application's path.", (".",)),
-    Parameter("testkube-namespace", "Testkube namespace",
-              "Namespace of Testkube and its TestWorkflowTemplates.", "testkube"),
-    Parameter("agent-url", "Agent URL template",
-              "Empty: http://{name}.{namespace}:{port}. {name}, {namespace} and {port} are filled in."),
-    Parameter("agent-port", "Agent port", "Service port of the agents.", "8000", "number"),
-    Parameter("ai-gateway-url", "AI gateway URL template",
-              "Empty: http://{name}.{namespace}.svc.cluster.local:{port}."),
-    Parameter("ai-gateway-port", "AI gateway port", "Service port of the AI gateway (the AiGateway's spec.port).",
-              "80", "number"),
-    Parameter("include-experiment", "Include the Experiments",
-              "Also apply the Experiment resources (needs the Experiment CRD in the cluster).", "false", "boolean"),
-    Parameter("argocd-sync-waves", "Sync waves",
-              "Annotate objects with sync waves: ConfigMap, then TestWorkflow, then TestTrigger.", "false", "boolean"),
-    Parameter("defaults-file", "RenderDefaults file",
-              "A RenderDefaults file relative to the Application's path; empty: the nearest testbench-defaults.yaml."),
-    Parameter("strict", "Strict", "Refuse to render when there are warnings.", "false", "boolean"),
-    Parameter("allow-empty", "Allow no Experiments",
-              "Render nothing instead of failing when no Experiment is found (Argo CD would prune everything).",
-              "false", "boolean"),
-)
+PARAMETERS: tuple[Parameter, ...] = tuple(Parameter(s) for s in ARGOCD_SETTINGS)
 BY_NAME = {p.name: p for p in PARAMETERS}
 
 
@@ -225,10 +202,10 @@ def settings_from_env(env: Mapping[str, str], app_dir: str = ".") -> Settings:
         value = text(name)
         if value is None:
             return None
-        if not value.isdigit() or not 1 <= int(value) <= 65535:
-            problems.append(f"parameter {name!r}: {value!r} is not a port number (1-65535)")
-            return None
-        return int(value)
+        number = parse_port(value)
+        if number is None:
+            problems.append(f"parameter {name!r}: {value!r} is not a port number ({PORT_RANGE})")
+        return number
 
     paths = _paths(values.get("paths"), app_dir, problems)
     defaults_file = text("defaults-file")
@@ -239,7 +216,7 @@ def settings_from_env(env: Mapping[str, str], app_dir: str = ".") -> Settings:
         defaults_file = checked
     sync_waves = boolean("argocd-sync-waves") if "argocd-sync-waves" in values else None
     flags = Flags(
-        namespace=(env.get("ARGOCD_APP_NAMESPACE") or "").strip() or "default",
+        namespace=(env.get("ARGOCD_APP_NAMESPACE") or "").strip() or DEFAULT_NAMESPACE,
         testkube_namespace=text("testkube-namespace"),
         agent_url=text("agent-url"),
         agent_port=port("agent-port"),

@@ -24,10 +24,12 @@ from kubectl_testbench.emit.order import sort_key
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.sources import Source, SourceError, expand
 from kubectl_testbench.model.constants import GROUP
+from kubectl_testbench.pipeline.policy import Tally
+from kubectl_testbench.render.rendered import Rendered
 from kubectl_testbench.render.settings import Defaults, Flags
 from kubectl_testbench.rules.render import RENDER_DUPLICATE
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
-from kubectl_testbench.validate.duplicates import Identity, find_clashes
+from kubectl_testbench.validate.engine import FileResult, unreadable
 from kubectl_testbench.validate.objects import group_of
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
@@ -58,16 +60,26 @@ class AppRender:
     """Everything one ``generate`` produced: the output in apply order, or the problems that stop it."""
 
     documents: list[Document] = field(default_factory=list)
-    problems: list[Diagnostic] = field(default_factory=list)
-    warnings: list[Diagnostic] = field(default_factory=list)
-    counts: Counts = field(default_factory=Counts)
+    tally: Tally = field(default_factory=Tally)
+    """Counts, findings and Experiments of every stream, judged by the pipeline's policies."""
     built: list[str] = field(default_factory=list)
-    identities: list[Identity] = field(default_factory=list)
     """The kustomize commands that were run, for the log line."""
 
     @property
+    def problems(self) -> list[Diagnostic]:
+        return self.tally.problems
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return self.tally.warnings
+
+    @property
+    def counts(self) -> Counts:
+        return self.tally.counts
+
+    @property
     def ok(self) -> bool:
-        return not self.problems and not self.counts.unreadable
+        return self.tally.ok
 
     @property
     def passed_through(self) -> int:
@@ -129,7 +141,7 @@ def generate(paths: Iterable[str], flags: Flags, defaults_file: str | None = Non
              limits: Limits = DEFAULT_LIMITS) -> AppRender:
     """Every manifest under ``paths`` (relative to the working directory, the Application's path); every file
     and document is read within ``limits``."""
-    out = AppRender()
+    out = AppRender(tally=Tally(strict))
     run = runner or run_kustomize
     for path in paths:
         if os.path.isdir(path):
@@ -140,16 +152,13 @@ def generate(paths: Iterable[str], flags: Flags, defaults_file: str | None = Non
                 text = run(command, path, timeout)
                 out.built.append(" ".join(_short(command)))
                 label = f"kustomize build {path}"
-                _take(out, text, label, _defaults(defaults_file, os.path.join(path, "kustomization.yaml"), path),
+                _take(out, text, label, _defaults(defaults_file, Source(os.path.join(path, "kustomization.yaml"),
+                                                                         root=path)),
                       flags, strict, json_source=False, limits=limits)
                 continue
         for item in expand([path]):
             _take_source(out, item, flags, defaults_file, strict, limits)
-    clashes = find_clashes(out.identities, flags.namespace)
-    out.problems.extend(clashes.diagnostics)
-    out.counts.errors += len(clashes.diagnostics)
-    out.counts.valid -= clashes.invalidated
-    out.counts.invalid += clashes.invalidated
+    clashes = out.tally.clashes(flags.namespace)
     _resolve_collisions(out, flags.namespace, clashes.origins)
     out.documents.sort(key=lambda d: (d.key, d.text))
     return out
@@ -161,7 +170,7 @@ def _take_source(out: AppRender, item: Source | SourceError, flags: Flags, defau
     from kubectl_testbench.load.sources import read_bytes
 
     if isinstance(item, SourceError):
-        _unreadable(out, item.path, item.rule, item.message)
+        _judged(out, unreadable(item.path, item.rule, item.message))
         return
     name = os.path.basename(item.path)
     if name == HELM_CHART:
@@ -169,32 +178,33 @@ def _take_source(out: AppRender, item: Source | SourceError, flags: Flags, defau
     try:
         text = decode(read_bytes(item, limits))
     except SourceError as err:
-        _unreadable(out, item.path, err.rule, err.message)
+        _judged(out, unreadable(item.path, err.rule, err.message))
         return
     except DecodeError as err:
-        _unreadable(out, item.path, err.rule, err.message, err.mark)
+        _judged(out, unreadable(item.path, err.rule, err.message, err.mark if err.mark[0] else (0, 0)))
         return
     if name in KUSTOMIZATION_NAMES:
-        out.warnings.append(Diagnostic("argocd/kustomization-not-built", Severity.WARNING,
+        out.tally.warnings.append(Diagnostic("argocd/kustomization-not-built", Severity.WARNING,
                                        "a kustomization below a path entry is not built: its directory is read "
                                        "as plain files", item.path,
                                        hint="name the directory in the 'paths' parameter to build it with "
                                             "kustomize"))
-    _take(out, text, item.path, _defaults(defaults_file, item.path, item.root), flags, strict,
+    _take(out, text, item.path, _defaults(defaults_file, item), flags, strict,
           json_source=item.path.endswith(".json"), limits=limits)
 
 
-def _unreadable(out: AppRender, path: str, rule: str, message: str, mark: tuple[int, int] = (0, 0)) -> None:
-    out.counts.files += 1
-    out.counts.unreadable += 1
-    out.counts.errors += 1
-    out.problems.append(Diagnostic(rule, Severity.ERROR, message, path, mark[0], mark[1] if mark[0] else 0))
+def _judged(out: AppRender, result: FileResult) -> None:
+    """One stream's (or unreadable file's) result, counted and judged by the pipeline's policies."""
+    out.tally.add(result)
+    out.tally.judge(result.diagnostics)
 
 
-def _defaults(defaults_file: str | None, source_path: str, root: str) -> Defaults | Diagnostic | None:
-    from kubectl_testbench.render.defaults_file import DefaultsError, discover, load_defaults
+def _defaults(defaults_file: str | None, source: Source) -> Defaults | Diagnostic | None:
+    """The RenderDefaults for ``source``, as the pipeline finds them; an unusable file is its first finding."""
+    from kubectl_testbench.pipeline.defaults import defaults_path
+    from kubectl_testbench.render.defaults_file import DefaultsError, load_defaults
 
-    path = defaults_file or discover(source_path, root)
+    path = defaults_path(source, defaults_file)
     if path is None:
         return None
     try:
@@ -206,28 +216,21 @@ def _defaults(defaults_file: str | None, source_path: str, root: str) -> Default
 def _take(out: AppRender, text: str, label: str, defaults: Defaults | Diagnostic | None, flags: Flags,
           strict: bool, json_source: bool, limits: Limits) -> None:
     """Validate our documents of one stream, compile the valid Experiments, pass everything else through."""
-    from kubectl_testbench.render.compile import render_experiment
-    from kubectl_testbench.validate.engine import Options, validate_text
+    from kubectl_testbench.pipeline.render import compile_experiments
+    from kubectl_testbench.validate.engine import Keep, Options, validate_text
 
     names_gateway = isinstance(defaults, Defaults) and defaults.names_gateway
-    result = validate_text(text, label, Options(strict=strict, limits=limits, keep_experiments=True), scanned=True,
-                           gateway_default=lambda: names_gateway)
-    out.counts.add(result.counts)
-    out.identities.extend(result.identities)
-    for d in result.diagnostics:
-        if d.severity is Severity.ERROR or (strict and d.severity is Severity.WARNING):
-            out.problems.append(d)
-        elif d.severity is Severity.WARNING:
-            out.warnings.append(d)
+    result = validate_text(text, label, Options(strict=strict, limits=limits), scanned=True,
+                           gateway_default=lambda: names_gateway, keep=Keep(experiments=True))
+    _judged(out, result)
     if result.fatal:
         return  # nothing is generated from a path holding a file that cannot be read: no second reading
     if isinstance(defaults, Diagnostic) and result.experiments:
-        out.problems.append(defaults)
+        out.tally.problems.append(defaults)
         return
-    for exp in result.experiments:
-        origin = f"{exp.file}:{exp.line}"
-        for obj in render_experiment(exp.data, flags, defaults if isinstance(defaults, Defaults) else None):
-            out.documents.append(_document(obj, None, origin, compiled=True))
+    compiled = compile_experiments(result.experiments, flags, defaults if isinstance(defaults, Defaults) else None,
+                                   "yaml", keep_data=True)
+    out.documents.extend(_compiled(r) for r in compiled)
     for data, own_text, line in _foreign_documents(text, limits):
         origin = f"{label}:{line}"
         group = group_of(data.get("apiVersion"))
@@ -270,14 +273,23 @@ def _is_object(data: dict[str, Any]) -> bool:
     return isinstance(data.get("apiVersion"), str) and isinstance(data.get("kind"), str) and bool(data["kind"])
 
 
+def _compiled(obj: Rendered) -> Document:
+    """An object the pipeline compiled from an Experiment, as a document of the output."""
+    assert obj.data is not None
+    return Document(obj.key, _identity(obj.data), obj.text, obj.data, obj.origin, compiled=True)
+
+
+def _identity(data: dict[str, Any]) -> tuple[str, str, str, str]:
+    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    assert isinstance(meta, dict)
+    return (group_of(data.get("apiVersion")), str(data.get("kind", "")), str(meta.get("namespace") or ""),
+            str(meta.get("name", "")))
+
+
 def _document(data: dict[str, Any], text: str | None, origin: str, compiled: bool) -> Document:
     from kubectl_testbench.emit.yamlout import dump
 
-    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    assert isinstance(meta, dict)
-    identity = (group_of(data.get("apiVersion")), str(data.get("kind", "")), str(meta.get("namespace") or ""),
-                str(meta.get("name", "")))
-    return Document(sort_key(data), identity, text if text is not None else dump(data), data, origin, compiled)
+    return Document(sort_key(data), _identity(data), text if text is not None else dump(data), data, origin, compiled)
 
 
 def _resolve_collisions(out: AppRender, namespace: str, twice: set[str]) -> None:

@@ -32,7 +32,15 @@ from typing import Any
 from kubectl_testbench.integrations.documents import Document, Problem, read_documents
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.model.constants import GROUP
-from kubectl_testbench.render.settings import Defaults, Flags, template_problem
+from kubectl_testbench.model.render_settings import (
+    DEFAULT_NAMESPACE,
+    FLAG_SETTINGS,
+    KRM_SETTINGS,
+    PORT_RANGE,
+    parse_port,
+)
+from kubectl_testbench.model.url_templates import template_problem
+from kubectl_testbench.render.settings import Defaults, Flags
 from kubectl_testbench.rules.krm import KRM_CONFIG, KRM_DEFAULTS, KRM_INPUT, KRM_SUMMARY
 from kubectl_testbench.rules.render import RENDER_DUPLICATE
 from kubectl_testbench.safe_text import LEGACY_COMMAND, display_path, escape_controls
@@ -51,12 +59,22 @@ BOOKKEEPING = ("config.kubernetes.io/", "internal.config.kubernetes.io/", "confi
 """Annotation prefixes orchestrators add for their own tracking; stripped before an Experiment is validated."""
 
 MODES = ("render", "validate")
-BOOLEAN_KEYS = ("include-experiment", "argocd-sync-waves", "strict")
-PORT_KEYS = ("agent-port", "ai-gateway-port")
-NAMESPACE_KEYS = ("namespace", "testkube-namespace")
+
+
+def _keys(*kinds: str) -> tuple[str, ...]:
+    return tuple(s.krm_key for s in KRM_SETTINGS if s.kind in kinds and s.krm_key)
+
+
+BOOLEAN_KEYS = _keys("switch", "tristate")
+PORT_KEYS = _keys("port")
+NAMESPACE_KEYS = _keys("namespace")
 """Values that become metadata.namespace of rendered objects and part of their file names (path annotations)."""
-TEXT_KEYS = (*NAMESPACE_KEYS, "agent-url", "ai-gateway-url")
+URL_KEYS = _keys("url")
+TEXT_KEYS = (*NAMESPACE_KEYS, *URL_KEYS)
 CONFIG_KEYS = ("mode", *TEXT_KEYS, *PORT_KEYS, *BOOLEAN_KEYS)
+"""The keys of ``functionConfig.data``: the mode, then the render settings from the table
+(model/render_settings)."""
+_FLAG_NAMES = {"namespace", *(s.name for s in FLAG_SETTINGS)}
 _TRUE = ("true", "1", "yes")
 _FALSE = ("false", "0", "no")
 
@@ -210,10 +228,10 @@ def parse_config(function_config: Any) -> tuple[Config, list[Result]]:
     ports: dict[str, int | None] = {}
     for key in PORT_KEYS:
         text = values.get(key, "")
-        ports[key] = int(text) if text.isdigit() and 1 <= int(text) <= 65535 else None
+        ports[key] = parse_port(text)
         if text and ports[key] is None:
-            bad(key, f"{key} must be a port number (1-65535), not {text!r}")
-    for key in ("agent-url", "ai-gateway-url"):
+            bad(key, f"{key} must be a port number ({PORT_RANGE}), not {text!r}")
+    for key in URL_KEYS:
         problem = template_problem(values[key]) if values.get(key) else None
         if problem is not None:
             bad(key, f"{key} {values[key]!r}: {problem}")
@@ -222,18 +240,16 @@ def parse_config(function_config: Any) -> tuple[Config, list[Result]]:
         if problem is not None:
             bad(key, f"{key} {values[key]!r} {problem}")
             values[key] = ""  # never into names or config.kubernetes.io/path: '../x' would leave the package
-    flags = Flags(namespace=values.get("namespace") or "default",
-                  testkube_namespace=values.get("testkube-namespace") or None,
-                  agent_url=values.get("agent-url") or None, agent_port=ports["agent-port"],
-                  gateway_url=values.get("ai-gateway-url") or None, gateway_port=ports["ai-gateway-port"],
-                  include_experiment=bool(booleans["include-experiment"]),
-                  argocd_sync_waves=booleans["argocd-sync-waves"])
+    given: dict[str, Any] = {**{k: values.get(k) or None for k in TEXT_KEYS}, **ports, **booleans}
+    chosen = {s.name: given[s.krm_key] for s in KRM_SETTINGS if s.name in _FLAG_NAMES and s.krm_key}
+    flags = Flags(**{**chosen, "namespace": chosen["namespace"] or DEFAULT_NAMESPACE,
+                     "include_experiment": bool(chosen["include_experiment"])})
     return Config(mode=mode, flags=flags, strict=bool(booleans["strict"])), problems
 
 
 def read_defaults(doc: dict[str, Any]) -> tuple[Defaults | None, list[Result]]:
     """A RenderDefaults object (an item or the functionConfig), checked against its schema."""
-    from kubectl_testbench.render.defaults_file import check_defaults_document
+    from kubectl_testbench.validate.defaults_document import check_defaults_document
 
     path, index = source_file(doc)
     clean = _without_bookkeeping(doc)
@@ -323,18 +339,17 @@ def check_experiment(item: dict[str, Any], index: int, strict: bool, gateway_def
                      limits: Limits = DEFAULT_LIMITS) -> tuple[dict[str, Any] | None, list[Result]]:
     """Validate one item as ``kubectl testbench validate`` would; the Experiment as stored when valid.
     ``gateway_default``: the RenderDefaults in use names an AI gateway (no ``semantic/no-gateway`` then)."""
-    from kubectl_testbench.validate.engine import Options, validate_text
+    from kubectl_testbench.pipeline.policy import fails
+    from kubectl_testbench.validate.engine import Keep, Options, validate_text
 
     path, file_index = source_file(item)
     label = path or f"items[{index}]"
     result = validate_text(json.dumps(_without_bookkeeping(item), ensure_ascii=False), label,
-                           Options(strict=strict, limits=limits, keep_experiments=True),
-                           gateway_default=lambda: gateway_default)
+                           Options(strict=strict, limits=limits), gateway_default=lambda: gateway_default,
+                           keep=Keep(experiments=True))
     results = []
     for d in result.diagnostics:
-        severity = d.severity.value
-        if strict and severity == "warning":
-            severity = "error"
+        severity = "error" if fails(d, strict) else d.severity.value  # --strict: a warning is an error
         message = d.message + (f" (hint: {d.hint})" if d.hint else "")
         results.append(Result(message, severity, item, d.path, path, file_index, d.rule))
     if result.experiments:

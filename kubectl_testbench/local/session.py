@@ -103,12 +103,13 @@ def prepare(path: str, endpoints: Endpoints, *, namespace: str | None = None,
             execution: str | None = None) -> Prepared:
     """Validate and render ``path`` (one Experiment, defaults file discovered as ``render`` does), resolve its
     workflow against the templates ``install`` ships, and plan the local endpoints."""
-    from kubectl_testbench.render.pipeline import Request, render_all
+    from kubectl_testbench.model.render_settings import DEFAULT_NAMESPACE
+    from kubectl_testbench.pipeline.render import Request, render_all
     from kubectl_testbench.render.resolve import ExecutionContext, resolve_objects
     from kubectl_testbench.render.settings import Flags
     from kubectl_testbench.validate.report import text_line
 
-    outcome = render_all([path], Request(flags=Flags(namespace=namespace or "default"), fmt="json"), jobs=1)
+    outcome = render_all([path], Request(flags=Flags(namespace=namespace or DEFAULT_NAMESPACE), fmt="json"), jobs=1)
     if not outcome.ok:
         raise PrepareError(f"{path}: nothing run: {outcome.counts.summary()}",
                            [text_line(d).rstrip("\n") for d in outcome.problems])
@@ -117,7 +118,7 @@ def prepare(path: str, endpoints: Endpoints, *, namespace: str | None = None,
     if len(workflows) != 1:
         raise PrepareError(f"{path}: holds {len(workflows)} Experiments; run --local runs exactly one")
     labels = workflows[0]["metadata"].get("labels") or {}
-    from kubectl_testbench.render import naming
+    from kubectl_testbench.model import naming
 
     experiment = f"{labels.get(naming.LABEL_NAMESPACE, '')}/{labels.get(naming.LABEL_NAME, '')}"
     resolved = resolve_objects(objects, execution=ExecutionContext(id=execution or execution_id()))

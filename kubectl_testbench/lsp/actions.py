@@ -44,7 +44,7 @@ def fix_all(text: str, path: str, root: str | None, settings: Settings) -> str:
     from kubectl_testbench.validate.engine import Options
 
     options = Options(limits=settings.limits)
-    outcome = fix_text(text, path, FixOptions(options), gateway_default=gateway_default(path, root, options))
+    outcome = fix_text(text, path, FixOptions(options), gateway_default=gateway_default(path, root))
     return outcome.after if outcome.after is not None else text
 
 

@@ -69,21 +69,21 @@ def check(text: str, path: str, root: str | None, settings: Settings = DEFAULT_S
     if looks_templated(data):
         return template_notice(path).diagnostics
     options = Options(limits=limits)
-    result = validate_text(text, path, options, gateway_default=gateway_default(path, root, options))
+    result = validate_text(text, path, options, gateway_default=gateway_default(path, root))
     return result.diagnostics
 
 
-def gateway_default(path: str, root: str | None, options: Options) -> Callable[[], bool]:
+def gateway_default(path: str, root: str | None) -> Callable[[], bool]:
     """Whether the RenderDefaults file validate would find for ``path`` (searched up to ``root``, the
     workspace folder, as for a file found in a directory given to validate) names an AI gateway."""
 
     def names_gateway() -> bool:
         from kubectl_testbench.load.sources import Source
-        from kubectl_testbench.validate.engine import defaults_name_gateway
+        from kubectl_testbench.pipeline.defaults import names_gateway
 
         if not os.path.isabs(path):
             return False  # an unsaved buffer has no directory to find a defaults file in
-        return defaults_name_gateway(Source(path, scanned=root is not None, root=root or path), options)
+        return names_gateway(Source(path, scanned=root is not None, root=root or path))
 
     return names_gateway
 

@@ -13,6 +13,7 @@ from pydantic import Field
 
 from kubectl_testbench.model.base import KubeModel
 from kubectl_testbench.model.k8s import EnvVar
+from kubectl_testbench.model.render_settings import PORT_MAX, PORT_MIN
 
 
 class SecretKeyRef(KubeModel):
@@ -34,7 +35,7 @@ class GatewayDefaults(KubeModel):
     """AiGateway used when an Experiment names none (the operator picks one in namespace ai-gateway)."""
     namespace: str | None = None
     """Namespace of that AiGateway (default: ai-gateway)."""
-    port: Annotated[int | None, Field(ge=1, le=65535)] = None
+    port: Annotated[int | None, Field(ge=PORT_MIN, le=PORT_MAX)] = None
     """Service port of gateways (the AiGateway resource's spec.port; its default is 80)."""
     url: str | None = None
     """Full gateway URL; {name}, {namespace} and {port} are filled in. Overrides the port."""
@@ -49,7 +50,7 @@ class RenderDefaultsSpec(KubeModel):
 
     testkube_namespace: str | None = None
     """Namespace of Testkube and its TestWorkflowTemplates (default: testkube)."""
-    agent_port: Annotated[int | None, Field(ge=1, le=65535)] = None
+    agent_port: Annotated[int | None, Field(ge=PORT_MIN, le=PORT_MAX)] = None
     """Port of agent services (default: 8000)."""
     agent_url: str | None = None
     """Agent URL template; {name}, {namespace} and {port} are filled in (default: http://{name}.{namespace}:{port})."""

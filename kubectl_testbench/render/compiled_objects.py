@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from kubectl_testbench import layout
-from kubectl_testbench.render import naming
-from kubectl_testbench.render.dataset import CONFIGMAP_KEY, experiment_json
+from kubectl_testbench.model import naming
+from kubectl_testbench.model.experiment_json import CONFIGMAP_KEY, experiment_json
 from kubectl_testbench.render.escape import literal, literal_env
 from kubectl_testbench.render.settings import Resolved
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kubectl_testbench.model.naming import K8S_MANAGED_BY, MANAGER
 from kubectl_testbench.render.compiled_objects import TESTTRIGGER_API, TESTWORKFLOW_API
-from kubectl_testbench.render.naming import K8S_MANAGED_BY, MANAGER
 
 GENERATED_KINDS = {("v1", "ConfigMap"), (TESTWORKFLOW_API, "TestWorkflow"), (TESTTRIGGER_API, "TestTrigger")}
 """(apiVersion, kind) of the objects render generates for an Experiment."""

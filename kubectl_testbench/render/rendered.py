@@ -10,6 +10,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from kubectl_testbench.emit.order import file_name, sort_key
+from kubectl_testbench.emit.yamlout import dump
+
 
 @dataclass(slots=True)
 class Rendered:
@@ -22,6 +25,13 @@ class Rendered:
     origin: str
     manifest: bool = False
     """Read from a rendered file (passed through), not generated from an Experiment."""
+
+
+def rendered(obj: dict[str, Any], fmt: str, origin: str, manifest: bool = False, keep_data: bool = False) -> Rendered:
+    """``obj`` written in ``fmt`` (``yaml`` or ``json``); its data is kept for JSON (and with ``keep_data``)."""
+    text = json.dumps(obj, indent=4, ensure_ascii=False) + "\n" if fmt == "json" else dump(obj)
+    return Rendered(sort_key(obj), file_name(obj, fmt), text, obj if fmt == "json" or keep_data else None, origin,
+                    manifest)
 
 
 def stream(objects: list[Rendered], fmt: str) -> str:

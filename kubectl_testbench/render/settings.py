@@ -7,36 +7,34 @@ that the cluster would look up live in ``testbench.agentic-layer.ai/*`` annotati
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_testbench.layout import TESTKUBE_NAMESPACE
 from kubectl_testbench.model.constants import ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_PORT, ANNOTATION_GATEWAY_URL
+from kubectl_testbench.model.render_settings import (
+    DEFAULT_AGENT_PORT,
+    DEFAULT_AGENT_URL,
+    DEFAULT_GATEWAY_NAMESPACE,
+    DEFAULT_GATEWAY_PORT,
+    DEFAULT_GATEWAY_URL,
+    DEFAULT_NAMESPACE,
+    DEFAULTS_FILE_SETTINGS,
+)
+from kubectl_testbench.model.url_templates import fill
 
-DEFAULT_AGENT_PORT = 8000
-DEFAULT_GATEWAY_PORT = 80
-DEFAULT_AGENT_URL = "http://{name}.{namespace}:{port}"
-DEFAULT_GATEWAY_URL = "http://{name}.{namespace}.svc.cluster.local.:{port}"
-"""The operator's ``buildAiGatewayServiceUrl`` (experiment_controller.go@a8e16f1): an absolute FQDN with the
-trailing dot, so the resolver does not walk the Pod's DNS search list first."""
-DEFAULT_GATEWAY_NAMESPACE = "ai-gateway"
 JUDGE_API_KEY_ENV = "OPENAI_API_KEY"
 OTLP_ENDPOINT_ENVS = ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
 """Where the run phase's span exporter (opentelemetry-exporter-otlp-proto-http) finds its endpoint."""
 OTEL_SDK_DISABLED = "OTEL_SDK_DISABLED"
 """OpenTelemetry's switch: ``true`` makes the SDK's tracer provider hand out no-op tracers (nothing exported)."""
-PLACEHOLDERS = ("name", "namespace", "port")
-"""What URL templates may contain; every other character, ``{{`` included, is kept as written."""
-_SINGLE_BRACES = re.compile(r"(?<!\{)\{([^{}]*)\}(?!\})")
-"""``{word}`` not part of ``{{ … }}`` (which is text, escaped later like any user string in a workflow)."""
 
 
 @dataclass(frozen=True)
 class Flags:
     """Per-invocation settings from the command line (None: not given)."""
 
-    namespace: str = "default"
+    namespace: str = DEFAULT_NAMESPACE
     testkube_namespace: str | None = None
     agent_url: str | None = None
     agent_port: int | None = None
@@ -65,15 +63,8 @@ class Defaults:
 
     @classmethod
     def from_spec(cls, spec: dict[str, Any], source: str) -> Defaults:
-        gw = spec.get("aiGateway") or {}
-        secret = gw.get("apiKeySecretRef") or {}
-        return cls(
-            testkube_namespace=spec.get("testkubeNamespace"), agent_port=spec.get("agentPort"),
-            agent_url=spec.get("agentUrl"), gateway_name=gw.get("name"), gateway_namespace=gw.get("namespace"),
-            gateway_port=gw.get("port"), gateway_url=gw.get("url"),
-            gateway_api_key_secret=(secret["name"], secret["key"]) if secret else None,
-            env=tuple(spec.get("env") or ()), argocd_sync_waves=spec.get("argocdSyncWaves"), source=source,
-        )
+        """The settings of a RenderDefaults ``spec``, at the keys the table of render settings names."""
+        return cls(**{s.name: s.from_defaults(spec) for s in DEFAULTS_FILE_SETTINGS}, source=source)
 
     @property
     def names_gateway(self) -> bool:
@@ -166,37 +157,3 @@ def with_tracing_switch(env: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if any(sets(name) for name in (*OTLP_ENDPOINT_ENVS, OTEL_SDK_DISABLED)):
         return env
     return [*env, {"name": OTEL_SDK_DISABLED, "value": "true"}]
-
-
-PLACEHOLDER_HINT = "write the placeholder as listed, or the URL itself"
-"""The hint of every semantic/url-placeholder finding (annotations and defaults files alike)."""
-
-
-def template_problem(template: str) -> str | None:
-    """Why ``template`` cannot be filled (an unknown placeholder such as ``{nme}``), naming the known ones;
-    None when it can. A brace is not valid in a URL, so every ``{…}`` must be one of ours."""
-    import difflib
-
-    unknown = list(dict.fromkeys(m.group(1) for m in _SINGLE_BRACES.finditer(template)
-                                 if m.group(1) not in PLACEHOLDERS))
-    if not unknown:
-        return None
-    known = ", ".join("{" + p + "}" for p in PLACEHOLDERS)
-    guesses = {u: difflib.get_close_matches(u.strip().lower(), PLACEHOLDERS, n=1, cutoff=0.5) for u in unknown}
-    meant = [f"{{{c[0]}}}" + (f" for {{{u}}}" if len(unknown) > 1 else "") for u, c in guesses.items() if c]
-    guess = f"; did you mean {', '.join(meant)}?" if meant else ""
-    listed = ", ".join("{" + u + "}" for u in unknown)
-    return f"unknown placeholder{'s' if len(unknown) > 1 else ''} {listed} (known: {known}){guess}"
-
-
-def fill(template: str, **values: Any) -> str:
-    """``template`` with ``{name}``, ``{namespace}`` and ``{port}`` replaced and every other character kept.
-
-    Not ``str.format``: that turns ``{{`` into ``{`` and would silently rewrite user text; here ``{{`` stays
-    ``{{`` and is escaped later like every other user string that lands in a TestWorkflow.
-    """
-    out = template
-    for key in PLACEHOLDERS:
-        if key in values:
-            out = out.replace("{" + key + "}", str(values[key]))
-    return out

@@ -1,6 +1,6 @@
 """render: what only compiling many Experiments together, or against their templates, reveals.
 
-Reported by ``render/pipeline.py``, the Argo CD plugin, the KRM function and ``render --resolve``.
+Reported by ``pipeline/render.py``, the Argo CD plugin, the KRM function and ``render --resolve``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ RENDER_DUPLICATE = Rule(
     "replace the other. A rendered manifest kept next to its Experiment that no longer matches what the "
     "Experiment renders is stale.",
     hint="rename one of the Experiments, or render the directory again",
-    check="kubectl_testbench.render.pipeline:collision",
+    check="kubectl_testbench.pipeline.render:collision",
 )
 RENDER_MANIFEST = Rule(
     "render/manifest", Severity.ERROR,

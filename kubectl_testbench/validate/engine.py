@@ -1,16 +1,17 @@
-"""The validation pipeline, in the API server's order, for files, streams and whole trees.
+"""Validation of one file's text, document by document, and of each Experiment in the API server's order.
 
-read → split (kubectl's ``---`` rules) → build (positions, YAML 1.1) → per Experiment:
+decode → split (kubectl's ``---`` rules) → build (positions, YAML 1.1) → per Experiment:
 status dropped → metadata → schema (prunes nulls, applies defaults) → CEL (unless blocking errors)
-→ semantic checks. Each file is independent, so trees are validated in a process pool.
+→ semantic checks. Finding and reading the inputs, the worker pool, RenderDefaults and what happens across
+files are the pipeline's (kubectl_testbench.pipeline); what a caller keeps of the objects besides the
+findings it says with :class:`Keep`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +22,6 @@ from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.lines import SPLITLINES_BREAK, LineIndex
 from kubectl_testbench.load.positions import Path, PosDict, field_path, locate, plain
-from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
 from kubectl_testbench.load.stream import yaml_documents
 from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
 from kubectl_testbench.rules.cel import CEL_COST, CEL_DATASET_EXACTLY_ONE, CEL_ERROR, CEL_NOT_EVALUATED, CEL_RULE
@@ -57,7 +57,7 @@ from kubectl_testbench.rules.yaml import (
     YAML_TOO_MANY_NODES,
     YAML_YAML11_BOOLEAN,
 )
-from kubectl_testbench.sniff import file_mentions_group, looks_like_json, looks_templated
+from kubectl_testbench.sniff import looks_like_json
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, FixKind, Severity
 from kubectl_testbench.validate.duplicates import Identity
 from kubectl_testbench.validate.fixes import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
@@ -77,21 +77,32 @@ FATAL_RULES = frozenset({
 """Findings that mean the input could not be read at all: exit code 2."""
 
 
+def fails(diagnostic: Diagnostic, strict: bool) -> bool:
+    """The ``--strict`` policy, for an Experiment's validity and for every command that stops on findings:
+    an error fails, and so does a warning under ``--strict``."""
+    return diagnostic.severity is Severity.ERROR or (strict and diagnostic.severity is Severity.WARNING)
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     strict: bool = False
     limits: Limits = DEFAULT_LIMITS
-    keep_experiments: bool = False
-    """Return the validated Experiments (plain data) so that render can compile them."""
-    keep_manifests: bool = False
-    """Also return objects render wrote earlier (``apply``/``diff``/``prune`` take rendered directories)."""
-    only_testbench_files: bool = False
-    """For hooks that see every YAML file: skip files that do not mention our API group without reading
-    them as YAML, and report Go/Helm templates of ours as an ``input/template`` notice, not a YAML error."""
-    defaults_file: str | None = None
-    """The RenderDefaults file that applies to every input (``--defaults``)."""
-    discover_defaults: bool = True
-    """Otherwise look for the nearest ``testbench-defaults.yaml`` next to each input, as render does."""
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """What a caller takes from a file besides the findings, as plain data (the pipeline: the valid Experiments
+    it renders and the rendered manifests it passes through). The engine does not know what they are for."""
+
+    experiments: bool = False
+    """The valid Experiments, as the API server would store them (:attr:`FileResult.experiments`)."""
+    manifest: Callable[[dict[str, Any]], bool] | None = None
+    """Which objects of other kinds to return (:attr:`FileResult.manifests`)."""
+    manifest_problem: Callable[[dict[str, Any]], str | None] | None = None
+    """Why such an object cannot be taken as it is (reported as ``render/manifest``; None: it can)."""
+
+
+KEEP_NOTHING = Keep()
 
 
 @dataclass(slots=True)
@@ -113,7 +124,7 @@ class FileResult:
     checked: list[tuple[str, int]] = field(default_factory=list)
     """Every Experiment looked at: (``Kind namespace/name``, line), for per-object reports such as JUnit."""
     manifests: list[ExperimentDoc] = field(default_factory=list)
-    """With ``keep_manifests``: rendered objects found among the other documents, to pass through."""
+    """Objects of other kinds that :attr:`Keep.manifest` asked for."""
     identities: list[Identity] = field(default_factory=list)
     """Every Experiment with a name, for the check across files (validate.duplicates)."""
 
@@ -125,26 +136,14 @@ class FileResult:
 # --- one file ------------------------------------------------------------------------------------------
 
 
-def validate_source(source: Source, options: Options = Options()) -> FileResult:
-    """Validate every document of one input."""
-    try:
-        data = read_bytes(source, options.limits)
-    except SourceError as err:
-        return _unreadable(source.path, err.rule, err.message)
-    if options.only_testbench_files and looks_templated(data):
-        return template_notice(source.path)
-    return validate_bytes(data, source.path, options, scanned=source.scanned,
-                          gateway_default=lambda: defaults_name_gateway(source, options))
-
-
 def validate_bytes(data: bytes, path: str, options: Options = Options(), scanned: bool = False,
-                   gateway_default: Callable[[], bool] | None = None) -> FileResult:
+                   gateway_default: Callable[[], bool] | None = None, keep: Keep = KEEP_NOTHING) -> FileResult:
     """Validate the raw content of ``path``: decode it as kubectl would, then every document."""
     try:
         text = decode(data)
     except DecodeError as err:
-        return _unreadable(path, err.rule, err.message, err.mark)
-    result = validate_text(text, path, options, scanned=scanned, gateway_default=gateway_default)
+        return unreadable(path, err.rule, err.message, err.mark)
+    result = validate_text(text, path, options, scanned=scanned, gateway_default=gateway_default, keep=keep)
     if any(d.fix is not None and d.fix.edits for d in result.diagnostics):
         from kubectl_testbench.validate.edits import with_byte_offsets
 
@@ -160,31 +159,18 @@ def template_notice(path: str) -> FileResult:
     return result
 
 
-def defaults_name_gateway(source: Source, options: Options) -> bool:
-    """The RenderDefaults that render would use for ``source`` names a default AI gateway (an unreadable or
-    invalid file names none: render reports it)."""
-    from kubectl_testbench.render.defaults_file import DefaultsError, discover, load_defaults
-
-    path = options.defaults_file or (discover(source.path, source.root) if options.discover_defaults else None)
-    if path is None:
-        return False
-    try:
-        return load_defaults(path).names_gateway
-    except DefaultsError:
-        return False
-
-
 def validate_text(text: str, path: str, options: Options = Options(), scanned: bool = False,
-                  gateway_default: Callable[[], bool] | None = None) -> FileResult:
+                  gateway_default: Callable[[], bool] | None = None, keep: Keep = KEEP_NOTHING) -> FileResult:
     """Validate every document of ``text`` (the content of ``path``). ``gateway_default`` tells whether a
-    defaults file names an AI gateway (asked only when an Experiment names none)."""
+    defaults file names an AI gateway (asked only when an Experiment names none); ``keep``, what to return
+    besides the findings."""
     result = FileResult(path)
     result.counts.files = 1
-    places = _Places(text)
+    reading = _Reading(path, options, _Places(text), gateway_default, keep)
     if looks_like_json(text):
-        _json_stream(text, path, options, result, places, gateway_default)
+        _json_stream(text, reading, result)
     else:
-        _yaml_stream(text, path, options, result, places, scanned, gateway_default)
+        _yaml_stream(text, reading, result, scanned)
     if result.identities and _written_by_render(text):
         result.identities = [dataclasses.replace(i, rendered_copy=True) for i in result.identities]
     if result.fatal:
@@ -196,12 +182,23 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
     return result
 
 
-def _yaml_stream(text: str, path: str, options: Options, result: FileResult, places: _Places, scanned: bool,
-                 gateway_default: Callable[[], bool] | None) -> None:
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What every step of reading one file needs, besides the result it adds to."""
+
+    path: str
+    options: Options
+    places: _Places
+    gateway_default: Callable[[], bool] | None
+    keep: Keep
+
+
+def _yaml_stream(text: str, reading: _Reading, result: FileResult, scanned: bool) -> None:
     """The documents of a YAML stream, split as kubectl splits them; an input without any is an error (unless
     a directory scan found it)."""
+    path, places = reading.path, reading.places
     found = False
-    for index, chunk, built in yaml_documents(text, options.limits):
+    for index, chunk, built in yaml_documents(text, reading.options.limits):
         before = len(result.diagnostics)
         if built is None:
             _add(result, YAML_DOCUMENT_SEPARATOR.id, path, (chunk.start_line + 1, 4), (),
@@ -220,8 +217,7 @@ def _yaml_stream(text: str, path: str, options: Options, result: FileResult, pla
                      "start the next document with a '---' line")
             if not built.empty:
                 found = True
-                _document(built.data, built.remarks, path, index, chunk.start_line, result, options,
-                          gateway_default)
+                _document(built.data, built.remarks, index, chunk.start_line, result, reading)
         if any(d.fix is not None and not d.fix.blocked for d in result.diagnostics[before:]):
             result.diagnostics[before:] = places.resolve(result.diagnostics[before:], chunk.text,
                                                          places.line_offset(chunk.start_line))
@@ -279,8 +275,7 @@ def _tab_fix(doc_text: str) -> Fix | None:
                tuple(Edit(s, e, t) for s, e, t in edits))
 
 
-def _json_stream(text: str, path: str, options: Options, result: FileResult, places: _Places,
-                 gateway_default: Callable[[], bool] | None) -> None:
+def _json_stream(text: str, reading: _Reading, result: FileResult) -> None:
     """A JSON stream (kubectl reads it with a JSON decoder): every value is a document.
 
     The C decoder reads first; only when it cannot (or the documents have findings to place) is the file
@@ -290,41 +285,40 @@ def _json_stream(text: str, path: str, options: Options, result: FileResult, pla
     from kubectl_testbench.load.jsonread import read_fast, read_stream
     from kubectl_testbench.validate.spans import json_span_tree
 
-    fast = read_fast(text, options.limits)
+    path, limits = reading.path, reading.options.limits
+    fast = read_fast(text, limits)
     if fast is not None:
         trial = FileResult(path)
         for index, (data, start_line) in enumerate(fast):
             if data is not None:
-                _document(data, [], path, index, start_line, trial, options, gateway_default)
+                _document(data, [], index, start_line, trial, reading)
         if not trial.diagnostics:
             _merge(result, trial)
             return
-    for index, doc in enumerate(read_stream(text, options.limits)):
+    for index, doc in enumerate(read_stream(text, limits)):
         if doc.error is not None:
-            if doc.error.rule == YAML_SYNTAX.id and index <= 1 and _yaml_instead(text, doc.start, path, options,
-                                                                                result, places, gateway_default):
+            if doc.error.rule == YAML_SYNTAX.id and index <= 1 and _yaml_instead(text, doc.start, reading, result):
                 return
             _add(result, doc.error.rule, path, doc.error.mark, (), doc.error.message)
             return  # nothing after a syntax error can be read
         if doc.data is None:
             continue
         before = len(result.diagnostics)
-        _document(doc.data, doc.remarks, path, index, doc.start_line, result, options, gateway_default)
+        _document(doc.data, doc.remarks, index, doc.start_line, result, reading)
         if any(d.fix is not None and not d.fix.blocked for d in result.diagnostics[before:]):
-            result.diagnostics[before:] = places.resolve(result.diagnostics[before:], text, 0,
+            result.diagnostics[before:] = reading.places.resolve(result.diagnostics[before:], text, 0,
                                                          functools.partial(json_span_tree, start=doc.start))
 
 
-def _yaml_instead(text: str, start: int, path: str, options: Options, result: FileResult, places: _Places,
-                  gateway_default: Callable[[], bool] | None) -> bool:
+def _yaml_instead(text: str, start: int, reading: _Reading, result: FileResult) -> bool:
     """apimachinery's YAMLOrJSONDecoder: a stream that starts with ``{`` is read as JSON, but when the first or
     second value is no JSON (``{apiVersion: v1, kind: …}`` is flow-style YAML) the rest is read as YAML from
     that value on; only when YAML cannot read it either does the JSON error stand. True when YAML read it."""
     line_start = text.rfind("\n", 0, start) + 1
     # the same lines and columns as in the file: earlier lines as empty ones, an earlier value on its line as spaces
     rest = "\n" * text.count("\n", 0, line_start) + " " * (start - line_start) + text[start:]
-    trial = FileResult(path)
-    _yaml_stream(rest, path, options, trial, places, False, gateway_default)
+    trial = FileResult(reading.path)
+    _yaml_stream(rest, reading, trial, False)
     if any(d.rule == YAML_SYNTAX.id for d in trial.diagnostics):
         return False
     result.diagnostics.extend(trial.diagnostics)
@@ -346,7 +340,8 @@ def _merge(result: FileResult, trial: FileResult) -> None:
     result.manifests.extend(trial.manifests)
 
 
-def _unreadable(path: str, rule: str, message: str, mark: tuple[int, int] = (0, 0)) -> FileResult:
+def unreadable(path: str, rule: str, message: str, mark: tuple[int, int] = (0, 0)) -> FileResult:
+    """The result for an input that cannot be read at all (not found, too large, not text): one fatal finding."""
     result = FileResult(path)
     result.counts.files = 1
     result.counts.unreadable = 1
@@ -361,10 +356,11 @@ def _add(result: FileResult, rule: str, path: str, mark: tuple[int, int], fpath:
                                          field_path(fpath), hint, obj, fix))
 
 
-def _document(data: Any, remarks: list[Remark], path: str, index: int, start_line: int, result: FileResult,
-              options: Options, gateway_default: Callable[[], bool] | None = None) -> None:
+def _document(data: Any, remarks: list[Remark], index: int, start_line: int, result: FileResult,
+              reading: _Reading) -> None:
     from kubectl_testbench.validate.objects import Problem, objects
 
+    path = reading.path
     here = _start(start_line)
     for found in objects(data, remarks):
         if isinstance(found, Problem):
@@ -373,7 +369,7 @@ def _document(data: Any, remarks: list[Remark], path: str, index: int, start_lin
             result.counts.invalid += 1
             continue
         before = len(result.diagnostics)
-        _object(found.data, found.remarks, path, index, start_line, result, options, gateway_default)
+        _object(found.data, found.remarks, index, start_line, result, reading)
         if found.at:  # an item of a list: findings are about the item, its fixes edit the document
             result.diagnostics[before:] = [_fix_within(d, found.at) for d in result.diagnostics[before:]]
     if isinstance(data, dict) and "items" in data:
@@ -389,15 +385,17 @@ def _fix_within(d: Diagnostic, at: Path) -> Diagnostic:
     return dataclasses.replace(d, fix=dataclasses.replace(d.fix, path=(*at, *d.fix.path)))
 
 
-def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, start_line: int,
-            result: FileResult, options: Options, gateway_default: Callable[[], bool] | None = None) -> None:
+def _object(data: dict[str, Any], remarks: list[Remark], index: int, start_line: int, result: FileResult,
+            reading: _Reading) -> None:
     from kubectl_testbench.validate.objects import group_of, near_miss_group
+
+    path, options = reading.path, reading.options
 
     api_version, kind = data.get("apiVersion"), data.get("kind")
     group = group_of(api_version)
     where = locate(data, ("kind",)) or _start(start_line)
     if kind == "RenderDefaults" and group == GROUP:
-        from kubectl_testbench.render.defaults_file import check_defaults_document
+        from kubectl_testbench.validate.defaults_document import check_defaults_document
 
         result.diagnostics.extend(check_defaults_document(data, path))
         result.counts.skipped += 1
@@ -434,8 +432,8 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
             result.counts.invalid += 1
         else:
             result.counts.skipped += 1
-            if options.keep_manifests:
-                _keep_manifest(data, path, index, start_line, result)
+            if reading.keep.manifest is not None and reading.keep.manifest(data):
+                _keep_manifest(data, path, index, start_line, result, reading.keep)
         return
     result.counts.experiments += 1
     result.checked.append((_object_ref(data), _line(data, start_line)))
@@ -444,17 +442,17 @@ def _object(data: dict[str, Any], remarks: list[Remark], path: str, index: int, 
         diagnostics.append(_diag(KIND_API_VERSION.id, data, ("apiVersion",), path,
                                     f'Experiment is not served in version "{api_version}"',
                                     f"use apiVersion: {API_VERSION}", obj=_object_ref(data)))
+    gateway_default = reading.gateway_default
     if gateway_default is not None and any(d.rule == NO_GATEWAY for d in diagnostics) and gateway_default():
         diagnostics = [d for d in diagnostics if d.rule != NO_GATEWAY]
     result.diagnostics.extend(diagnostics)
-    failed = any(d.severity is Severity.ERROR or (options.strict and d.severity is Severity.WARNING)
-                 for d in diagnostics)
+    failed = any(fails(d, options.strict) for d in diagnostics)
     _identify(data, path, start_line, not failed, result)
     if failed:
         result.counts.invalid += 1
     else:
         result.counts.valid += 1
-        if options.keep_experiments:
+        if reading.keep.experiments:
             result.experiments.append(ExperimentDoc(path, index, _line(data, start_line), plain(data)))
 
 
@@ -476,12 +474,9 @@ def _start(start_line: int) -> tuple[int, int]:
     return (start_line + 1, 1)
 
 
-def _keep_manifest(data: dict[str, Any], path: str, index: int, start_line: int, result: FileResult) -> None:
-    from kubectl_testbench.render.manifests import is_rendered, manifest_problem
-
-    if not is_rendered(data):
-        return
-    problem = manifest_problem(data)
+def _keep_manifest(data: dict[str, Any], path: str, index: int, start_line: int, result: FileResult,
+                   keep: Keep) -> None:
+    problem = keep.manifest_problem(data) if keep.manifest_problem is not None else None
     if problem is not None:
         _add(result, RENDER_MANIFEST.id, path, locate(data, ("metadata",)) or _start(start_line), ("metadata",),
              problem, "render the directory again")
@@ -738,37 +733,3 @@ def _object_ref(doc: dict[str, Any]) -> str:
         return KIND
     ns = meta.get("namespace")
     return f"{KIND} {ns}/{meta['name']}" if isinstance(ns, str) and ns else f"{KIND} {meta['name']}"
-
-
-# --- many files -------------------------------------------------------------------------------------------
-
-PARALLEL_MIN_FILES = 200
-
-
-def iter_sources(paths: Iterable[str], only_testbench_files: bool = False) -> Iterator[Source | SourceError]:
-    """The inputs; with ``only_testbench_files``, files that never mention our API group are left out unread."""
-    items = expand(tuple(paths))
-    if not only_testbench_files:
-        return items
-    return (i for i in items if not isinstance(i, Source) or i.path == "-" or file_mentions_group(i.path))
-
-
-def validate_paths(paths: Iterable[str], options: Options = Options(), jobs: int | None = None) -> Iterator[FileResult]:
-    """Results per input in input order; a process pool does the work when there are many files."""
-    items = list(iter_sources(paths, options.only_testbench_files))
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    sources = [s for s in items if isinstance(s, Source)]
-    parallel = workers > 1 and len(sources) >= PARALLEL_MIN_FILES and all(s.path != "-" for s in sources)
-    if not parallel:
-        for item in items:
-            yield _one(item, options)
-        return
-    from kubectl_testbench.validate.parallel import ordered_map
-
-    yield from ordered_map(_one, items, options, workers)
-
-
-def _one(item: Source | SourceError, options: Options) -> FileResult:
-    if isinstance(item, SourceError):
-        return _unreadable(item.path, item.rule, item.message)
-    return validate_source(item, options)

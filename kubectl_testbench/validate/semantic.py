@@ -14,7 +14,8 @@ from urllib.parse import SplitResult, urlsplit
 
 from kubectl_testbench.k8snames import dns1123_label_error, dns1123_subdomain_error, label_value_error
 from kubectl_testbench.load.positions import Path
-from kubectl_testbench.render import naming
+from kubectl_testbench.model import naming
+from kubectl_testbench.model.render_settings import DEFAULT_NAMESPACE
 from kubectl_testbench.rules.semantic import (
     SEMANTIC_CRON,
     SEMANTIC_DATASET_FORMAT,
@@ -222,7 +223,7 @@ def _format(path: str, at: Path, report: Report) -> None:
 @check(SEMANTIC_INLINE_SIZE.id, SEMANTIC_INLINE_SIZE_NEAR.id, reads=("spec", "dataset", "inline"))
 def inline_size(doc: dict[str, Any], report: Report) -> None:
     """The inline dataset must fit in one ConfigMap (1 MiB including the key)."""
-    from kubectl_testbench.render.dataset import CONFIGMAP_KEY, experiment_json_size
+    from kubectl_testbench.model.experiment_json import CONFIGMAP_KEY, experiment_json_size
 
     inline = _dataset_inline(doc)
     if inline is None:
@@ -497,7 +498,7 @@ def url_templates(doc: dict[str, Any], report: Report) -> None:
         if not template:
             continue
         # only a file with the annotation pays
-        from kubectl_testbench.render.settings import PLACEHOLDER_HINT, template_problem
+        from kubectl_testbench.model.url_templates import PLACEHOLDER_HINT, template_problem
 
         problem = template_problem(template)
         if problem is not None:
@@ -535,7 +536,7 @@ def generated_names(doc: dict[str, Any], report: Report) -> None:
     """Generated resource names are valid, and the values that become labels fit the 63-character limit."""
     meta = _dict(doc.get("metadata"))
     name = _str(meta.get("name"))
-    namespace = _str(meta.get("namespace")) or "default"
+    namespace = _str(meta.get("namespace")) or DEFAULT_NAMESPACE
     if not name or dns1123_subdomain_error(name) or dns1123_label_error(namespace):
         return  # metadata checks already report it
     err = label_value_error(name)

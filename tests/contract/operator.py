@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kubectl_testbench.render import naming
-from kubectl_testbench.render.dataset import experiment_document
+from kubectl_testbench.model import naming
+from kubectl_testbench.model.experiment_json import experiment_document
 
 DEFAULT_GATEWAY = ("ai-gateway", "ai-gateway", 80)
 

@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
-from kubectl_testbench.render.dataset import experiment_json
+from kubectl_testbench.model.experiment_json import experiment_json
 from kubectl_testbench.validate.engine import Options, validate_text
 from tests.conftest import EXAMPLES, ROOT
 from tests.contract.image_models import experiment_problems
 from tests.phase_package import clean_env, phase_python
+from tests.validate.helpers import keep
 
 
 def _texts() -> list[tuple[Path, str]]:
@@ -74,7 +75,7 @@ def test_the_stated_models_reject_what_the_image_rejects(document: dict[str, Any
 def _inline_datasets() -> list[tuple[str, str]]:
     out = []
     for path, text in _texts():
-        result = validate_text(text, str(path), Options(keep_experiments=True))
+        result = validate_text(text, str(path), Options(), keep=keep(experiments=True))
         for exp in result.experiments:
             inline = exp.data["spec"]["dataset"].get("inline")
             if inline is not None:

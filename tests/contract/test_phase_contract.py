@@ -29,6 +29,7 @@ from kubectl_testbench.validate.engine import Options, validate_text
 from tests.conftest import EXAMPLES, ROOT
 from tests.contract import phase_contract
 from tests.contract.operator import operator_objects
+from tests.validate.helpers import keep
 
 FIXTURES = ROOT / "tests" / "render" / "fixtures"
 SOURCES = sorted(EXAMPLES.joinpath("experiments").glob("*.yaml")) + sorted(FIXTURES.glob("*.yaml"))
@@ -43,7 +44,7 @@ INLINE = {"llmAsAJudgeModel": "gpt-4o-mini", "scenarios": [{"name": "Smoke", "st
 
 
 def _experiment(path: Path) -> dict[str, Any]:
-    result = validate_text(path.read_text(), str(path), Options(keep_experiments=True))
+    result = validate_text(path.read_text(), str(path), Options(), keep=keep(experiments=True))
     assert result.counts.invalid == 0, [d.message for d in result.diagnostics]
     [exp] = result.experiments
     return exp.data

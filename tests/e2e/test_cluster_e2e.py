@@ -79,7 +79,7 @@ def env(tmp_path_factory: pytest.TempPathFactory, kubeconfig: str) -> Iterator[E
 
 def names(env: Env, kind_plural: str) -> set[str]:
     from kubectl_testbench.cluster.resources import CONFIGMAP, TESTTRIGGER, TESTWORKFLOW
-    from kubectl_testbench.render.naming import LABEL_NAMESPACE
+    from kubectl_testbench.model.naming import LABEL_NAMESPACE
 
     kind = {"configmaps": CONFIGMAP, "testworkflows": TESTWORKFLOW, "testtriggers": TESTTRIGGER}[kind_plural]
     return {o["metadata"]["name"] for o in env.client().list(kind, TESTKUBE, f"{LABEL_NAMESPACE}={env.namespace}")}

@@ -18,7 +18,7 @@ import pytest
 
 from kubectl_testbench.load.decode import decode
 from kubectl_testbench.load.sources import Source
-from kubectl_testbench.validate.engine import validate_source
+from kubectl_testbench.pipeline.inputs import validate_source
 from tests.conftest import EXAMPLES, ROOT
 from tests.fix.helpers import CORPUS, allowed_lines, bom, crlf, fix_file
 

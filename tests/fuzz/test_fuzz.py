@@ -19,13 +19,14 @@ from hypothesis import HealthCheck, given, settings
 from kubectl_testbench.emit.yamlout import dump
 from kubectl_testbench.load.builder import build
 from kubectl_testbench.load.sources import Source
+from kubectl_testbench.pipeline.render import Request, render_source
 from kubectl_testbench.render.compile import render_experiment
-from kubectl_testbench.render.pipeline import Request, render_source
 from kubectl_testbench.render.settings import Flags
 from kubectl_testbench.validate.diagnostics import Severity
 from kubectl_testbench.validate.engine import Options, validate_text
 from tests.conftest import TESTKUBE_CRDS
 from tests.strategies import experiments, json_value
+from tests.validate.helpers import keep
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "120"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow,
@@ -97,10 +98,10 @@ def test_validate_never_raises_and_every_finding_has_a_location(doc: dict[str, A
 @given(doc=experiments())
 def test_valid_input_renders_deterministically_and_schema_valid(doc: dict[str, Any]) -> None:
     text = dump(doc)
-    result = validate_text(text, "fuzz.yaml", Options(keep_experiments=True))
+    result = validate_text(text, "fuzz.yaml", Options(), keep=keep(experiments=True))
     assert result.counts.valid == 1, [d.message for d in result.diagnostics]
     first = render_experiment(result.experiments[0].data, Flags())
-    again = render_experiment(validate_text(text, "f", Options(keep_experiments=True)).experiments[0].data, Flags())
+    again = render_experiment(validate_text(text, "f", keep=keep(experiments=True)).experiments[0].data, Flags())
     assert dump(first) == dump(again)
     if TESTKUBE_CRDS.exists():
         from tests.testkube_schema import problems
@@ -145,7 +146,7 @@ def test_raw_loader_never_raises_on_corrupted_text(data: st.DataObject) -> None:
 @FUZZ
 @given(blob=st.binary(max_size=512))
 def test_raw_bytes_never_crash_the_reader(blob: bytes, tmp_path_factory: Any) -> None:
-    from kubectl_testbench.validate.engine import validate_source
+    from kubectl_testbench.pipeline.inputs import validate_source
 
     path = Path(tmp_path_factory.mktemp("bytes")) / "blob.yaml"
     path.write_bytes(blob)

@@ -37,13 +37,14 @@ def assert_valid(experiment: dict[str, Any]) -> None:
 
     from kubectl_testbench.emit.yamlout import dump
     from kubectl_testbench.model.experiment import Experiment
+    from kubectl_testbench.model.experiment_json import experiment_json
     from kubectl_testbench.render.compile import render_experiment
-    from kubectl_testbench.render.dataset import experiment_json
     from kubectl_testbench.render.settings import Flags
     from kubectl_testbench.validate.engine import Options, validate_text
     from tests.conftest import TESTKUBE_CRDS
+    from tests.validate.helpers import keep
 
-    result = validate_text(dump(experiment), "imported.yaml", Options(keep_experiments=True))
+    result = validate_text(dump(experiment), "imported.yaml", Options(), keep=keep(experiments=True))
     errors = [f"{d.rule} {d.path}: {d.message}" for d in result.diagnostics if d.severity.value == "error"]
     assert errors == []
     Experiment.model_validate(experiment)

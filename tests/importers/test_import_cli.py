@@ -11,7 +11,7 @@ import yaml
 from importer_helpers import FIXTURES, cli, process
 
 from kubectl_testbench.integrations.importers import ImportOptions, import_dataset
-from kubectl_testbench.render.dataset import experiment_json
+from kubectl_testbench.model.experiment_json import experiment_json
 from kubectl_testbench.starter import SCHEMA_COMMENT
 
 BASE = ("import", "--name", "triage", "--agent", "support")

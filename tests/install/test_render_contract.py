@@ -14,6 +14,7 @@ from kubectl_testbench.install import bundle
 from kubectl_testbench.install.templates import declared_parameters
 from tests.conftest import EXAMPLES, ROOT
 from tests.install.test_templates import use_errors
+from tests.validate.helpers import keep
 
 render_compile = pytest.importorskip("kubectl_testbench.render.compile")
 render_settings = pytest.importorskip("kubectl_testbench.render.settings")
@@ -25,7 +26,7 @@ SOURCES = [p for p in sorted(EXAMPLES.rglob("*.yaml")) + sorted((ROOT / "tests" 
 def _experiments(path: Path) -> list[dict[str, Any]]:
     from kubectl_testbench.validate.engine import Options, validate_text
 
-    result = validate_text(path.read_text(), str(path), Options(keep_experiments=True))
+    result = validate_text(path.read_text(), str(path), Options(), keep=keep(experiments=True))
     assert result.counts.invalid == 0, [d.message for d in result.diagnostics]
     return [e.data for e in result.experiments]
 

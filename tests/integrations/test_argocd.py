@@ -30,7 +30,7 @@ from kubectl_testbench.integrations.argocd import (
     unknown_env,
 )
 from kubectl_testbench.layout import TESTKUBE_NAMESPACE
-from kubectl_testbench.render.settings import DEFAULT_AGENT_PORT, DEFAULT_GATEWAY_PORT
+from kubectl_testbench.model.render_settings import DEFAULT_AGENT_PORT, DEFAULT_GATEWAY_PORT
 from tests.conftest import EXAMPLES, ROOT, kubectl, run_cli
 from tests.integrations.helpers import console_script, env_with_path, run_bounded
 

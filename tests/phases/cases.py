@@ -20,8 +20,8 @@ import yaml
 
 from kubectl_testbench.install import bundle
 from kubectl_testbench.local.values import Values
+from kubectl_testbench.model.experiment_json import experiment_json
 from kubectl_testbench.phases.env import Env
-from kubectl_testbench.render.dataset import experiment_json
 from kubectl_testbench.render.resolve import ResolvedWorkflow
 from tests.conftest import EXAMPLES
 from tests.contract.test_phase_contract import INLINE, MODES, OPERATOR_DEFECTS, SOURCES, _as, _experiment

@@ -17,7 +17,7 @@ which it writes from a Go map, i.e. with sorted keys at every depth. Go's encode
 
 from __future__ import annotations
 
-from kubectl_testbench.render.dataset import experiment_json
+from kubectl_testbench.model.experiment_json import experiment_json
 
 DATASET = {
     "scenarios": [{

@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
-from kubectl_testbench.render.dataset import experiment_json
+from kubectl_testbench.model.experiment_json import experiment_json
 from kubectl_testbench.validate.engine import Options, validate_text
 from tests.conftest import EXAMPLES, ROOT
 from tests.go_toolchain import NO_GO, go_binary
 from tests.render.test_experiment_json_bytes import DATASET
+from tests.validate.helpers import keep
 
 SOURCE = Path(__file__).parent / "goencoder"
 EDGE_CASES: list[dict[str, Any]] = [
@@ -60,7 +61,7 @@ def _datasets() -> list[tuple[str, dict[str, Any]]]:
             continue
         if "kind: Experiment" not in text or "inline:" not in text:
             continue
-        for exp in validate_text(text, str(path), Options(keep_experiments=True)).experiments:
+        for exp in validate_text(text, str(path), Options(), keep=keep(experiments=True)).experiments:
             inline = exp.data["spec"]["dataset"].get("inline")
             if inline is not None:
                 out.append((f"{path.relative_to(ROOT)}:{exp.line}", inline))

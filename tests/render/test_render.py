@@ -14,6 +14,7 @@ from kubectl_testbench.render.compile import render_experiment
 from kubectl_testbench.render.settings import Defaults, Flags
 from kubectl_testbench.validate.engine import Options, validate_text
 from tests.conftest import UPSTREAM, require_reference, run_cli
+from tests.validate.helpers import keep
 
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures"
@@ -21,7 +22,7 @@ GOLDEN = HERE / "golden"
 
 
 def experiment(path: Path) -> dict[str, Any]:
-    result = validate_text(path.read_text(), str(path), Options(keep_experiments=True))
+    result = validate_text(path.read_text(), str(path), Options(), keep=keep(experiments=True))
     assert result.counts.invalid == 0, [d.message for d in result.diagnostics]
     [exp] = result.experiments
     return exp.data
@@ -219,7 +220,7 @@ def test_experiment_json_size_matches_the_text_exactly() -> None:
     import hypothesis.strategies as st
     from hypothesis import given, settings
 
-    from kubectl_testbench.render.dataset import experiment_json, experiment_json_size
+    from kubectl_testbench.model.experiment_json import experiment_json, experiment_json_size
     from tests.strategies import datasets
 
     @settings(max_examples=200, deadline=None)
@@ -239,7 +240,7 @@ def test_experiment_json_size_matches_the_text_exactly() -> None:
 ])
 def test_floats_are_spelled_as_go_encoding_json_spells_them(value: float, go: str) -> None:
     """strconv.AppendFloat(f, 'f' or 'e' (|f| < 1e-6 or >= 1e21), -1, 64), then e-07 → e-7."""
-    from kubectl_testbench.render.dataset import experiment_json, experiment_json_size, go_float
+    from kubectl_testbench.model.experiment_json import experiment_json, experiment_json_size, go_float
 
     assert go_float(value) == go
     inline = {"defaultThreshold": value, "scenarios": [{"name": "s", "steps": [{"input": "x"}]}]}
@@ -272,7 +273,7 @@ def test_env_entries_carry_the_field_subset_the_operator_copies() -> None:
 
 def test_url_templates_keep_every_brace_they_do_not_fill() -> None:
     """Filled without str.format, which would turn ``{{`` into ``{``: the text stays, and is escaped later."""
-    from kubectl_testbench.render.settings import fill
+    from kubectl_testbench.model.url_templates import fill
 
     assert fill("http://{name}.{namespace}:{port}/{{ x }}/{other}", name="a", namespace="b", port=1) == \
         "http://a.b:1/{{ x }}/{other}"

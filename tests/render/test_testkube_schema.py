@@ -12,12 +12,13 @@ from kubectl_testbench.validate.engine import Options, validate_text
 from tests.conftest import EXAMPLES, TESTKUBE_CRDS, require_reference
 from tests.strategies import experiments
 from tests.testkube_schema import CRD_FILES, problems
+from tests.validate.helpers import keep
 
 
 def _examples() -> list[dict[str, Any]]:
     out = []
     for path in sorted(EXAMPLES.rglob("*.yaml")):
-        result = validate_text(path.read_text(), str(path), Options(keep_experiments=True))
+        result = validate_text(path.read_text(), str(path), Options(), keep=keep(experiments=True))
         out += [e.data for e in result.experiments]
     return out
 
@@ -46,7 +47,7 @@ def test_generated_experiments_render_to_schema_valid_manifests(exp: dict[str, A
     from kubectl_testbench.emit.yamlout import dump
 
     # our writer, not yaml.safe_dump: PyYAML writes the string "n" unquoted, which Kubernetes reads as false
-    result = validate_text(dump(exp), "gen.yaml", Options(keep_experiments=True))
+    result = validate_text(dump(exp), "gen.yaml", Options(), keep=keep(experiments=True))
     assert [d.message for d in result.diagnostics if d.severity.value == "error"] == []
     for obj in render_experiment(result.experiments[0].data, Flags()):
         assert problems(obj) == []

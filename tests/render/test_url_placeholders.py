@@ -25,7 +25,7 @@ KNOWN = "(known: {name}, {namespace}, {port})"
     ("http://{{ config.host }}:{port}", None),  # Testkube syntax is text to us: escaped later, not a placeholder
 ])
 def test_template_problem(template: str, problem: str | None) -> None:
-    from kubectl_testbench.render.settings import template_problem
+    from kubectl_testbench.model.url_templates import template_problem
 
     assert template_problem(template) == problem
 

@@ -26,3 +26,15 @@ spec:
     name: ai-gateway
     namespace: ai-gateway
 """
+
+
+def keep(experiments: bool = False, manifests: bool = False) -> object:
+    """What the engine returns besides the findings: the valid Experiments and (as for ``apply``) the objects
+    render wrote earlier, as the pipeline asks for them."""
+    from kubectl_testbench.validate.engine import Keep
+
+    if not manifests:
+        return Keep(experiments=experiments)
+    from kubectl_testbench.render.manifests import is_rendered, manifest_problem
+
+    return Keep(experiments=experiments, manifest=is_rendered, manifest_problem=manifest_problem)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kubectl_testbench.validate.engine import Options, validate_text
-from tests.validate.helpers import VALID
+from tests.validate.helpers import VALID, keep
 
 
 def rules(text: str) -> list[str]:
@@ -105,7 +105,7 @@ def test_empty_input_is_an_error_but_a_comment_only_scanned_file_is_not() -> Non
 
 def test_validated_experiment_is_kept_for_render_with_nulls_pruned() -> None:
     text = VALID.replace("  agentRef:\n", "  trigger: null\n  agentRef:\n")
-    result = validate_text(text, "t.yaml", Options(keep_experiments=True))
+    result = validate_text(text, "t.yaml", Options(), keep=keep(experiments=True))
     [exp] = result.experiments
     assert "trigger" not in exp.data["spec"] and exp.line == 1 and type(exp.data) is dict
 

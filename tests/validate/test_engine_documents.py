@@ -12,7 +12,7 @@ import yaml
 
 from kubectl_testbench.load.limits import DEFAULT_LIMITS
 from kubectl_testbench.validate.engine import FileResult, Options, validate_experiment, validate_text
-from tests.validate.helpers import VALID
+from tests.validate.helpers import VALID, keep
 
 API = "testbench.agentic-layer.ai/v1alpha1"
 OBJ = "Experiment agents/weather-eval"
@@ -22,8 +22,9 @@ NO_GATEWAY = VALID.replace("  aiGatewayRef:\n    name: ai-gateway\n    namespace
 RENAME = VALID.replace("  agentRef:", "  agentRf:")  # one fixable finding: rename agentRf to agentRef
 
 
-def run(text: str, path: str = "f.yaml", **options: Any) -> FileResult:
-    return validate_text(text, path, Options(**options))
+def run(text: str, path: str = "f.yaml", keep_experiments: bool = False, keep_manifests: bool = False,
+        **options: Any) -> FileResult:
+    return validate_text(text, path, Options(**options), keep=keep(keep_experiments, keep_manifests))
 
 
 def rows(result: FileResult) -> list[tuple[Any, ...]]:
@@ -195,7 +196,7 @@ def test_a_json_stream_of_valid_documents_is_read_once(monkeypatch: Any) -> None
     read_stream = jsonread.read_stream
     monkeypatch.setattr(jsonread, "read_stream", lambda text, limits: slow.append(text) or read_stream(text, limits))
     valid = as_json(VALID) + "\n" + as_json(VALID.replace("weather-eval", "second"))
-    result = validate_text(valid, "f.json", Options(keep_experiments=True))
+    result = validate_text(valid, "f.json", Options(), keep=keep(experiments=True))
     assert (slow, result.diagnostics) == ([], [])
     assert [(e.index, e.line) for e in result.experiments] == [(0, 1), (1, 2)]
     assert [(i.name, i.line, i.col, i.object_line) for i in result.identities] == [
@@ -229,7 +230,7 @@ def test_a_rendered_manifest_in_a_json_stream_is_checked_with_positions() -> Non
     manifest = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
         "name": "d", "labels": {"app.kubernetes.io/managed-by": "kubectl-testbench"}}}
     text = as_json(VALID) + "\n" + json.dumps(manifest)
-    result = validate_text(text, "f.json", Options(keep_manifests=True))
+    result = validate_text(text, "f.json", Options(), keep=keep(manifests=True))
     assert [(d.rule, d.line, d.col, d.path) for d in result.diagnostics] == [("render/manifest", 2, 43, "metadata")]
 
 

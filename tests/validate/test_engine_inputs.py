@@ -13,16 +13,9 @@ import pytest
 
 from kubectl_testbench.load.limits import DEFAULT_LIMITS
 from kubectl_testbench.load.sources import Source, SourceError
-from kubectl_testbench.validate import engine
-from kubectl_testbench.validate.engine import (
-    FileResult,
-    Options,
-    iter_sources,
-    validate_bytes,
-    validate_paths,
-    validate_source,
-    validate_text,
-)
+from kubectl_testbench.pipeline import inputs
+from kubectl_testbench.pipeline.inputs import Inputs, iter_sources, validate_paths, validate_source
+from kubectl_testbench.validate.engine import FileResult, Options, validate_bytes, validate_text
 from tests.validate.helpers import VALID
 
 NO_GATEWAY = VALID.replace("  aiGatewayRef:\n    name: ai-gateway\n    namespace: ai-gateway\n", "")
@@ -47,13 +40,13 @@ def test_a_file_that_cannot_be_read_is_one_error_with_the_readers_words(tmp_path
 def test_templates_are_a_notice_only_for_hooks_that_see_every_file(tmp_path: Path) -> None:
     chart = tmp_path / "chart.yaml"
     chart.write_text(TEMPLATE)
-    notice = validate_source(Source(str(chart)), Options(only_testbench_files=True))
+    notice = validate_source(Source(str(chart)), Options(), Inputs(only_testbench_files=True))
     assert [(d.rule, d.file) for d in notice.diagnostics] == [("input/template", str(chart))]
     plain = validate_source(Source(str(chart)), Options())
     assert [d.rule for d in plain.diagnostics] == ["yaml/key-type"]
     ours = tmp_path / "ours.yaml"
     ours.write_text(VALID)
-    assert validate_source(Source(str(ours)), Options(only_testbench_files=True)).diagnostics == []
+    assert validate_source(Source(str(ours)), Options(), Inputs(only_testbench_files=True)).diagnostics == []
 
 
 def defaults(directory: Path, spec: str) -> None:
@@ -62,7 +55,7 @@ def defaults(directory: Path, spec: str) -> None:
 
 
 def gateway_findings(path: Path, **options: Any) -> list[str]:
-    [result] = validate_paths([str(path)], Options(**options), jobs=1)
+    [result] = validate_paths([str(path)], Options(), Inputs(**options), jobs=1)
     return [d.rule for d in result.diagnostics]
 
 
@@ -93,12 +86,12 @@ def test_only_testbench_files_keeps_stdin_and_inputs_that_cannot_be_read(tmp_pat
     other = tmp_path / "other.yaml"
     other.write_text("key: [unclosed\n")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(VALID.encode())))
-    results = list(validate_paths([str(other), "-"], Options(only_testbench_files=True), jobs=1))
+    results = list(validate_paths([str(other), "-"], Options(), Inputs(only_testbench_files=True), jobs=1))
     assert [(r.path, r.counts.valid) for r in results] == [("-", 1)]
 
 
 def in_process_pool(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    from kubectl_testbench.validate import parallel
+    from kubectl_testbench.pipeline import pool as parallel
 
     calls: list[int] = []
 
@@ -107,7 +100,7 @@ def in_process_pool(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return (fn(item, options) for item in items)
 
     monkeypatch.setattr(parallel, "ordered_map", ordered_map)
-    monkeypatch.setattr(engine, "PARALLEL_MIN_FILES", 2)
+    monkeypatch.setattr(inputs, "PARALLEL_MIN_FILES", 2)
     return calls
 
 
@@ -120,9 +113,9 @@ def two_files(tmp_path: Path) -> list[str]:
 def test_the_pool_has_a_worker_per_cpu_unless_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = in_process_pool(monkeypatch)
     paths = two_files(tmp_path)
-    monkeypatch.setattr(engine.os, "cpu_count", lambda: 3)
+    monkeypatch.setattr(inputs.os, "cpu_count", lambda: 3)
     assert [r.counts.valid for r in validate_paths(paths, Options())] == [1, 1]
-    monkeypatch.setattr(engine.os, "cpu_count", lambda: None)  # unknown: one worker, in process
+    monkeypatch.setattr(inputs.os, "cpu_count", lambda: None)  # unknown: one worker, in process
     assert [r.counts.valid for r in validate_paths(paths, Options())] == [1, 1]
     assert calls == [3]
 
@@ -164,5 +157,6 @@ def test_tab_and_separator_fixes_edit_the_text() -> None:
 
 
 def test_unreadable_sources_in_a_listing_are_results(tmp_path: Path) -> None:
-    result = engine._one(SourceError("x.yaml", "input/not-a-file", "not a regular file"), Options())
+    unreadable = SourceError("x.yaml", "input/not-a-file", "not a regular file")
+    result = inputs._validate_one(unreadable, (Options(), Inputs()))
     assert rows(result) == [("input/not-a-file", "x.yaml", 0, 0, "not a regular file", "")]

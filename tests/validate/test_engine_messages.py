@@ -9,14 +9,14 @@ from typing import Any
 from kubectl_testbench.load.limits import DEFAULT_LIMITS
 from kubectl_testbench.validate.diagnostics import FixKind
 from kubectl_testbench.validate.engine import FileResult, Options, template_notice, validate_text
-from tests.validate.helpers import VALID
+from tests.validate.helpers import VALID, keep
 
 API = "testbench.agentic-layer.ai/v1alpha1"
 OBJ = "Experiment agents/weather-eval"
 
 
-def run(text: str, **options: Any) -> FileResult:
-    return validate_text(text, "f.yaml", Options(**options))
+def run(text: str, keep_experiments: bool = False, keep_manifests: bool = False, **options: Any) -> FileResult:
+    return validate_text(text, "f.yaml", Options(**options), keep=keep(keep_experiments, keep_manifests))
 
 
 def rows(result: FileResult) -> list[tuple[Any, ...]]:
@@ -238,7 +238,8 @@ def test_sexagesimal_text_is_quoted_only_in_a_string_field() -> None:
 
 
 def test_unreadable_files_are_one_error_each_at_their_place(tmp_path: Any) -> None:
-    from kubectl_testbench.validate.engine import validate_bytes, validate_paths
+    from kubectl_testbench.pipeline.inputs import validate_paths
+    from kubectl_testbench.validate.engine import validate_bytes
 
     binary = validate_bytes(b"\x00\x01", "b.yaml", Options())
     assert [(d.rule, d.file, d.line, d.col, d.message) for d in binary.diagnostics] == [

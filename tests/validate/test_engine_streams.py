@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 import yaml
 
-from kubectl_testbench.validate import engine
-from kubectl_testbench.validate.engine import Options, iter_sources, validate_paths, validate_text
-from tests.validate.helpers import VALID
+from kubectl_testbench.pipeline import inputs
+from kubectl_testbench.pipeline.inputs import iter_sources, validate_paths
+from kubectl_testbench.validate.engine import Options, validate_text
+from tests.validate.helpers import VALID, keep
 
 
 def test_a_json_stream_places_findings_and_fixes_in_the_written_text() -> None:
@@ -19,7 +20,7 @@ def test_a_json_stream_places_findings_and_fixes_in_the_written_text() -> None:
     doc["spec"]["agentRf"] = doc["spec"].pop("agentRef")
     first = json.dumps(doc)
     text = first + "\n" + json.dumps(yaml.safe_load(VALID))
-    result = validate_text(text, "f.json", Options(keep_experiments=True))
+    result = validate_text(text, "f.json", Options(), keep=keep(experiments=True))
     assert result.counts.summary() == "1 file, 2 experiments: 1 valid, 1 invalid, 0 warnings"
     assert [(e.index, e.line) for e in result.experiments] == [(1, 2)]
     renamed = [d for d in result.diagnostics if d.rule == "schema/unknown-field"]
@@ -53,13 +54,13 @@ def write(tmp: Path, count: int) -> list[str]:
 
 
 @pytest.mark.parametrize(("files", "jobs", "pooled"), [
-    (engine.PARALLEL_MIN_FILES - 1, 2, False), (engine.PARALLEL_MIN_FILES, 2, True),
-    (engine.PARALLEL_MIN_FILES, 1, False),
+    (inputs.PARALLEL_MIN_FILES - 1, 2, False), (inputs.PARALLEL_MIN_FILES, 2, True),
+    (inputs.PARALLEL_MIN_FILES, 1, False),
 ])
 def test_the_pool_is_used_from_two_hundred_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: int,
                                                  jobs: int, pooled: bool) -> None:
     """Starting workers costs more than it saves on a few files; a single job never forks."""
-    from kubectl_testbench.validate import parallel
+    from kubectl_testbench.pipeline import pool as parallel
 
     calls: list[int] = []
 
@@ -68,7 +69,7 @@ def test_the_pool_is_used_from_two_hundred_files(tmp_path: Path, monkeypatch: py
         return (fn(item, options) for item in items)
 
     monkeypatch.setattr(parallel, "ordered_map", in_process)
-    assert engine.PARALLEL_MIN_FILES == 200
+    assert inputs.PARALLEL_MIN_FILES == 200
     results = list(validate_paths(write(tmp_path, files), Options(), jobs=jobs))
     assert [Path(r.path).name for r in results] == [f"e{i:03}.yaml" for i in range(files)]
     assert all(r.counts.valid == 1 for r in results)
@@ -106,18 +107,18 @@ def test_rendered_manifests_are_kept_for_apply_with_their_place() -> None:
     from kubectl_testbench.validate.engine import ExperimentDoc
 
     text = VALID + "---\n" + RENDERED
-    result = validate_text(text, "out.yaml", Options(keep_manifests=True))
+    result = validate_text(text, "out.yaml", Options(), keep=keep(manifests=True))
     assert result.diagnostics == []
     line = VALID.count("\n") + 2
     assert result.manifests == [ExperimentDoc("out.yaml", 1, line, yaml.safe_load(RENDERED))]
     assert validate_text(text, "out.yaml", Options()).manifests == []
     unlabelled = RENDERED.replace("kubectl-testbench", "helm")
-    assert validate_text(unlabelled, "out.yaml", Options(keep_manifests=True)).manifests == []
+    assert validate_text(unlabelled, "out.yaml", Options(), keep=keep(manifests=True)).manifests == []
 
 
 def test_a_rendered_manifest_without_namespace_cannot_be_applied() -> None:
     text = "---\n" + RENDERED.replace("  namespace: agents\n", "")
-    result = validate_text(text, "out.yaml", Options(keep_manifests=True))
+    result = validate_text(text, "out.yaml", Options(), keep=keep(manifests=True))
     assert [(d.rule, d.severity.value, d.file, d.line, d.col, d.path, d.message, d.hint)
             for d in result.diagnostics] == [
         ("render/manifest", "error", "out.yaml", 4, 1, "metadata",
@@ -129,13 +130,14 @@ def test_a_rendered_manifest_without_namespace_cannot_be_applied() -> None:
 def test_json_streams_count_and_place_every_document() -> None:
     rendered = yaml.safe_load(RENDERED)
     text = json.dumps(yaml.safe_load(VALID)) + "\n" + json.dumps(rendered) + "\n"
-    result = validate_text(text, "f.json", Options(keep_manifests=True, keep_experiments=True))
+    result = validate_text(text, "f.json", Options(), keep=keep(experiments=True, manifests=True))
     assert [(e.file, e.index, e.line) for e in result.experiments] == [("f.json", 0, 1)]
     assert [(e.file, e.index, e.line, e.data) for e in result.manifests] == [("f.json", 1, 2, rendered)]
     assert result.counts.summary() == "1 file, 1 experiment: 1 valid, 0 invalid, 0 warnings (1 other document skipped)"
     doc = yaml.safe_load(VALID)
     doc["spec"]["agentRf"] = doc["spec"].pop("agentRef")
-    slow = validate_text(json.dumps(rendered) + "\n" + json.dumps(doc) + "\n", "f.json", Options(keep_manifests=True))
+    slow = validate_text(json.dumps(rendered) + "\n" + json.dumps(doc) + "\n", "f.json", Options(),
+                         keep=keep(manifests=True))
     assert [(d.file, d.line) for d in slow.diagnostics if d.rule == "schema/unknown-field"] == [("f.json", 2)]
     assert [(e.index, e.line) for e in slow.manifests] == [(0, 1)]
     assert slow.counts.summary() == "1 file, 1 experiment: 0 valid, 1 invalid, 0 warnings (1 other document skipped)"

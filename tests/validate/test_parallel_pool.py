@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from kubectl_testbench.validate.parallel import ordered_map
+from kubectl_testbench.pipeline.pool import ordered_map
 
 
 def _scaled(item: int, options: Any) -> tuple[int, int]:
@@ -61,7 +61,7 @@ def test_the_bound_function_is_called_with_the_item_and_the_options_and_survives
     so that a mutation run sees the call too)."""
     import pickle
 
-    from kubectl_testbench.validate.parallel import _Bound
+    from kubectl_testbench.pipeline.pool import _Bound
 
     bound = pickle.loads(pickle.dumps(_Bound(_scaled, 7)))
     assert bound.fn is _scaled

@@ -11,6 +11,7 @@ import pytest
 from kubectl_testbench.load.builder import build
 from kubectl_testbench.validate.engine import validate_text
 from tests.oracle.defects import CASES
+from tests.validate.helpers import keep
 
 BY_NAME = {c.name: c for c in CASES}
 
@@ -78,7 +79,7 @@ def test_defect_findings(name: str) -> None:
 
 def test_json_keeps_emoji_and_replaces_lone_surrogates_like_go() -> None:
     text = BY_NAME["json-surrogate-pair"].text.replace("}}, \"spec\"", ', "lone": "\\ud800"}}, "spec"')
-    result = validate_text(text, "t.json", _keep())
+    result = validate_text(text, "t.json", keep=_keep())
     [exp] = result.experiments
     assert exp.data["metadata"]["annotations"] == {"note": "😀", "lone": "\ufffd"}
 
@@ -89,7 +90,7 @@ def test_both_json_stream_objects_are_validated() -> None:
 
 
 def test_experiment_list_items_inherit_kind_and_api_version() -> None:
-    result = validate_text(BY_NAME["experiment-list"].text.replace("      name: again\n", ""), "t.yaml", _keep())
+    result = validate_text(BY_NAME["experiment-list"].text.replace("      name: again\n", ""), "t.yaml", keep=_keep())
     [exp] = result.experiments
     assert (exp.data["kind"], exp.data["apiVersion"]) == ("Experiment", "testbench.agentic-layer.ai/v1alpha1")
 
@@ -118,6 +119,4 @@ def test_content_after_document_end_is_dropped_with_a_warning_not_unreadable() -
 
 
 def _keep():  # type: ignore[no-untyped-def]
-    from kubectl_testbench.validate.engine import Options
-
-    return Options(keep_experiments=True)
+    return keep(experiments=True)

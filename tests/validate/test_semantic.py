@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_testbench.render import naming
+from kubectl_testbench.model import naming
 from kubectl_testbench.validate.engine import validate_text
 from kubectl_testbench.validate.semantic import CHECKS
 from tests.validate.helpers import VALID

@@ -131,7 +131,7 @@ def test_s3_key_names_a_json_file() -> None:
 
 def sized(total: int) -> dict[str, Any]:
     """A document whose rendered experiment.json plus its ConfigMap key is ``total`` bytes."""
-    from kubectl_testbench.render.dataset import CONFIGMAP_KEY, experiment_json_size
+    from kubectl_testbench.model.experiment_json import CONFIGMAP_KEY, experiment_json_size
 
     doc = base()
     inline = doc["spec"]["dataset"]["inline"]

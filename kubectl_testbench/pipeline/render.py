@@ -6,22 +6,19 @@ carry finished text, and the parent only orders, checks for collisions and write
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from kubectl_testbench.emit.order import file_name, sort_key
-from kubectl_testbench.emit.yamlout import dump
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.sources import Source, SourceError
-from kubectl_testbench.render.rendered import Rendered
+from kubectl_testbench.pipeline.inputs import Inputs, each_input, validate_source
+from kubectl_testbench.pipeline.policy import Tally
+from kubectl_testbench.render.rendered import Rendered, rendered
 from kubectl_testbench.render.settings import Defaults, Flags
-from kubectl_testbench.rules.input import INPUT_TEMPLATE
 from kubectl_testbench.rules.render import RENDER_DUPLICATE
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
-from kubectl_testbench.validate.duplicates import Identity, find_clashes
-from kubectl_testbench.validate.engine import FileResult, Options, iter_sources, validate_source
+from kubectl_testbench.validate.engine import ExperimentDoc, FileResult, Keep, Options, unreadable
 
 if TYPE_CHECKING:
     from kubectl_testbench.render.sinks import Sink
@@ -51,26 +48,23 @@ class FileRender:
 
 def render_source(item: Source | SourceError, request: Request) -> FileRender:
     """Validate one input and render its valid Experiments (nothing when any error was found)."""
-    from kubectl_testbench.render.compile import render_experiment
-    from kubectl_testbench.render.defaults_file import DefaultsError, discover, load_defaults
+    from kubectl_testbench.render.defaults_file import DefaultsError, load_defaults
 
     if isinstance(item, SourceError):
-        from kubectl_testbench.validate.engine import _unreadable
-
-        return FileRender(_unreadable(item.path, item.rule, item.message))
-    result = validate_source(item, Options(strict=request.strict, limits=request.limits, keep_experiments=True,
-                                           keep_manifests=request.pass_manifests,
-                                           only_testbench_files=request.only_testbench_files,
-                                           defaults_file=request.defaults_file,
-                                           discover_defaults=request.discover_defaults))
+        return FileRender(unreadable(item.path, item.rule, item.message))
+    inputs = Inputs(request.only_testbench_files, request.defaults_file, request.discover_defaults)
+    result = validate_source(item, Options(strict=request.strict, limits=request.limits), inputs,
+                             keep_for_render(request.pass_manifests))
     out = FileRender(result)
     for doc in result.manifests:
-        out.objects.append(_rendered(doc.data, request.fmt, f"{doc.file}:{doc.line}", manifest=True))
+        out.objects.append(rendered(doc.data, request.fmt, f"{doc.file}:{doc.line}", manifest=True))
     result.manifests.clear()
     if not result.experiments:
         return out
+    from kubectl_testbench.pipeline.defaults import defaults_path
+
     defaults: Defaults | None = None
-    path = request.defaults_file or (discover(item.path, item.root) if request.discover_defaults else None)
+    path = defaults_path(item, request.defaults_file, request.discover_defaults)
     if path is not None:
         try:
             defaults = load_defaults(path)
@@ -81,35 +75,36 @@ def render_source(item: Source | SourceError, request: Request) -> FileRender:
             result.counts.valid -= len(result.experiments)
             result.experiments.clear()
             return out
-    for exp in result.experiments:
-        origin = f"{exp.file}:{exp.line}"
-        for obj in render_experiment(exp.data, request.flags, defaults):
-            out.objects.append(_rendered(obj, request.fmt, origin))
+    out.objects.extend(compile_experiments(result.experiments, request.flags, defaults, request.fmt))
     result.experiments.clear()  # the data is rendered; do not ship it back across processes
     return out
 
 
-def _rendered(obj: dict[str, Any], fmt: str, origin: str, manifest: bool = False) -> Rendered:
-    text = json.dumps(obj, indent=4, ensure_ascii=False) + "\n" if fmt == "json" else dump(obj)
-    return Rendered(sort_key(obj), file_name(obj, fmt), text, obj if fmt == "json" else None, origin, manifest)
+def keep_for_render(pass_manifests: bool) -> Keep:
+    """The valid Experiments, and (``pass_manifests``) the objects render wrote earlier."""
+    if not pass_manifests:
+        return Keep(experiments=True)
+    from kubectl_testbench.render.manifests import is_rendered, manifest_problem
+
+    return Keep(experiments=True, manifest=is_rendered, manifest_problem=manifest_problem)
+
+
+def compile_experiments(experiments: Iterable[ExperimentDoc], flags: Flags, defaults: Defaults | None, fmt: str,
+                        keep_data: bool = False) -> list[Rendered]:
+    """The objects of valid Experiments, each with the place of its Experiment as its origin."""
+    from kubectl_testbench.render.compile import render_experiment
+
+    out: list[Rendered] = []
+    for exp in experiments:
+        origin = f"{exp.file}:{exp.line}"
+        out.extend(rendered(obj, fmt, origin, keep_data=keep_data)
+                   for obj in render_experiment(exp.data, flags, defaults))
+    return out
 
 
 def render_paths(paths: Iterable[str], request: Request, jobs: int | None = None) -> Iterator[FileRender]:
     """Per-input results in input order, in a process pool when the input is large."""
-    import os
-
-    from kubectl_testbench.validate.engine import PARALLEL_MIN_FILES
-
-    items = list(iter_sources(paths, request.only_testbench_files))
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    sources = [s for s in items if isinstance(s, Source)]
-    if workers > 1 and len(sources) >= PARALLEL_MIN_FILES and all(s.path != "-" for s in sources):
-        from kubectl_testbench.validate.parallel import ordered_map
-
-        yield from ordered_map(render_source, items, request, workers)
-    else:
-        for item in items:
-            yield render_source(item, request)
+    return each_input(paths, request.only_testbench_files, render_source, request, jobs)
 
 
 def same_object(obj: Rendered, first: Rendered) -> bool:
@@ -155,7 +150,7 @@ class Outcome:
 def render_all(paths: Iterable[str], request: Request, jobs: int | None = None, sink: Sink | None = None) -> Outcome:
     """Validate and render every input into ``sink`` (default: kept in memory), checking for collisions.
 
-    The one implementation behind ``render``, ``apply``, ``diff``, ``prune`` and Argo CD's plugin. Once a
+    The one implementation behind ``render``, ``apply``, ``diff``, ``prune`` and ``run --local``. Once a
     problem is found nothing more is handed to the sink (validation and the collision checks go on, to report
     everything in one run), and the sink is told to drop what it holds; an interrupt does the same.
     """
@@ -163,17 +158,12 @@ def render_all(paths: Iterable[str], request: Request, jobs: int | None = None, 
 
     target = sink if sink is not None else StdoutSink(request.fmt)
     out = Outcome()
-    identities: list[Identity] = []
+    tally = Tally(request.strict, out.counts, problems=out.problems, warnings=out.warnings)
     collisions: list[tuple[Diagnostic, str, str]] = []
     try:
         for file_render in render_paths(paths, request, jobs):
-            out.counts.add(file_render.result.counts)
-            identities.extend(file_render.result.identities)
-            for d in file_render.result.diagnostics:
-                if d.severity is Severity.ERROR or (request.strict and d.severity is Severity.WARNING):
-                    out.problems.append(d)
-                elif d.severity is Severity.WARNING or d.rule == INPUT_TEMPLATE.id:
-                    out.warnings.append(d)  # printed on stderr; a skipped template is worth a notice
+            tally.add(file_render.result)
+            tally.judge(file_render.result.diagnostics)
             for obj in file_render.objects:
                 first = target.names.get(obj.filename)
                 if first is None:
@@ -186,12 +176,8 @@ def render_all(paths: Iterable[str], request: Request, jobs: int | None = None, 
     except BaseException:
         target.abort()
         raise
-    out.unnamespaced = [i.origin for i in identities if i.namespace is None and not i.rendered_copy]
-    clashes = find_clashes(identities, request.flags.namespace)
-    out.problems.extend(clashes.diagnostics)
-    out.counts.errors += len(clashes.diagnostics)
-    out.counts.valid -= clashes.invalidated
-    out.counts.invalid += clashes.invalidated
+    out.unnamespaced = [i.origin for i in tally.identities if i.namespace is None and not i.rendered_copy]
+    clashes = tally.clashes(request.flags.namespace)
     # two copies of one Experiment collide on every object they generate: the clash above says it once
     out.problems.extend(d for d, a, b in collisions if not (a in clashes.origins and b in clashes.origins))
     if out.ok:
