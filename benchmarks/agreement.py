@@ -4,12 +4,14 @@
     python benchmarks/agreement.py --count 2000 --seed 7
     python benchmarks/agreement.py --kubeconfig DIR/kubeconfig --server-count 2000
                                                  # also judged by that server (dry run; our CRD must be installed)
+    python benchmarks/agreement.py --cel-count 20000   # CEL rules and values judged by cel-go (default 2,000)
 
 The oracle is Kubernetes 1.35.4's own code (tests/oracle/go.mod). Prints the agreement figure per category
 (files whose verdict and error field paths agree, and how many agree only through the allow-list in
 tests/oracle/allowlist.yaml), with the time taken; with --kubeconfig, the same per category for the server,
-its known differences counted by class (tests/oracle/server.py) and the server's version. The same
-comparisons run in CI as tests/oracle/test_differential.py and tests/controlplane/test_server_parity.py.
+its known differences counted by class (tests/oracle/server.py) and the server's version; and CEL rules judged
+by cel-go (tests/oracle/cel_parity.py), per kind of case. The same comparisons run in CI as
+tests/oracle/test_differential.py, tests/oracle/test_cel_oracle.py and tests/controlplane/test_server_parity.py.
 """
 
 from __future__ import annotations
@@ -102,12 +104,42 @@ def server_run(oracle: Oracle, kubeconfig: Path, seed: int, count: int) -> int:
     return unexplained
 
 
+def cel_run(oracle: Oracle, count: int) -> int:
+    from tests.oracle.cel_cases import KNOWN_GAPS, cases
+    from tests.oracle.cel_parity import compare
+
+    every = cases(seed=29, count=count)
+    named, rest = every[:len(KNOWN_GAPS)], every[len(KNOWN_GAPS):]
+    shipped = [c for c in rest if "x-kubernetes-validations" in c[0] and c[0].get("properties", {}).get("s3")]
+    generated_rules = [c for c in rest if c not in shipped]
+    start = time.perf_counter()
+    rows = [(kind, batch, compare(oracle, batch)) for kind, batch in
+            (("named gaps and probes", named), ("the shipped dataset rule", shipped),
+             ("generated rules", generated_rules))]
+    seconds = time.perf_counter() - start
+    print("## CEL (cel-go v0.26.0 with Kubernetes' libraries)\n")
+    print("| cases | count | agree | named difference | disagree |")
+    print("|---|---:|---:|---:|---:|")
+    defects = 0
+    for kind, batch, (agree, classes, found) in rows:
+        defects += len(found)
+        print(f"| {kind} | {len(batch)} | {agree} | {sum(classes.values())} | {len(found)} |")
+    total = sum(len(b) for _, b, _ in rows)
+    agreed = sum(r[0] for _, _, r in rows)
+    print(f"\nagreement: {agreed}/{total} in {seconds:.1f} s; disagreements outside the named class: {defects}\n")
+    for _, _, (_, _, found) in rows:
+        for text in found[:3]:
+            print(text, file=sys.stderr)
+    return defects
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--kubeconfig", type=Path, help="also send the files to this cluster (dry run)")
     parser.add_argument("--server-count", type=int, default=2000)
+    parser.add_argument("--cel-count", type=int, default=2000, help="CEL cases judged by cel-go (0: none)")
     args = parser.parse_args()
     reason = missing()
     if reason:
@@ -116,6 +148,8 @@ def main() -> int:
     oracle = Oracle(build())
     try:
         failures = oracle_run(oracle, args.seed, args.count)
+        if args.cel_count:
+            failures += cel_run(oracle, args.cel_count)
         if args.kubeconfig:
             failures += server_run(oracle, args.kubeconfig, 29, args.server_count)
     finally:

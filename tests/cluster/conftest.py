@@ -31,8 +31,17 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+FAKE_REASON = "fake_api"
+"""The marker every test on the stand-in carries, saying why kube-apiserver (tests/controlplane) will not do: a fault it
+will not produce on demand, or the exact requests we send, which it does not show."""
+
+
 @pytest.fixture
-def api() -> Iterator[FakeApiServer]:
+def api(request: pytest.FixtureRequest) -> Iterator[FakeApiServer]:
+    marker = request.node.get_closest_marker(FAKE_REASON)
+    if marker is None or not marker.args or not str(marker.args[0]).strip():
+        pytest.fail("a test on the stand-in API server says why the real one will not do: "
+                    "pytest.mark.fake_api(reason) on the test or its module (pytestmark)")
     server = FakeApiServer().start()
     yield server
     server.stop()

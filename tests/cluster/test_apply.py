@@ -5,11 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.cluster.conftest import FIXTURES, NAMESPACE_NOTICE, cli
 from tests.cluster.fakeapi import TOKEN, FakeApiServer
 from tests.conftest import run_cli
+
+pytestmark = pytest.mark.fake_api(
+    "the wire contract: the exact requests apply sends (content type, fieldManager, force, dryRun, order), which a "
+    "real server does not show; apply against kube-apiserver 1.35.4 is tests/controlplane/test_apply.py")
 
 CM = "/api/v1/namespaces/testkube/configmaps/weather-team-a-experiment"
 WF_NEWS = "/apis/testworkflows.testkube.io/v1/namespaces/testkube/testworkflows/news-team-a-workflow"

@@ -28,6 +28,10 @@ from kubectl_testbench.cluster.errors import (
 from kubectl_testbench.cluster.resources import CONFIGMAP, TESTWORKFLOW, Ref
 from tests.cluster.fakeapi import FakeApiServer, Recorded, retry_later, status
 
+pytestmark = pytest.mark.fake_api(
+    "faults a real server will not produce on demand: pages of one item with continue tokens, 429 with Retry-After,"
+    " 5xx, bounded retries, discovery counted per request")
+
 SERVER = "https://k8s.example:6443"
 
 

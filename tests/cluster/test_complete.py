@@ -8,10 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from kubectl_testbench.cli.kubectl_complete import completions
 from tests.cluster.conftest import FIXTURES, cli
 from tests.cluster.fakeapi import FakeApiServer
 from tests.conftest import ROOT, kubectl
+
+pytestmark = pytest.mark.fake_api(
+    "completion's requests and an unreachable cluster, answered at once and counted; kubectl's plugin protocol "
+    "itself runs for real (kubectl 1.32)")
 
 
 def values(lines: list[str]) -> list[str]:

@@ -134,6 +134,9 @@ for argv in (['validate', {str(exp)!r}], ['render', {str(exp)!r}], ['apply', '--
         pass
     assert 'kubernetes' not in sys.modules, argv
 from kubectl_testbench.cli.kubectl_complete import completions
+
+pytestmark = pytest.mark.fake_api(
+    "a request that must wait without a timeout: the stand-in holds its answer on demand")
 completions(['apply', '--'])
 assert 'kubernetes' not in sys.modules, 'completion of flags'
 print('ok')

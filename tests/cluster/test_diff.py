@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.cluster.conftest import FIXTURES, NAMESPACE_NOTICE, cli, one_line_error
 from tests.cluster.fakeapi import FakeApiServer, status
+
+pytestmark = pytest.mark.fake_api(
+    "the wire contract of diff (server dry-run apply, the GETs of --local, headers) and server answers shaped on "
+    "demand (others' managed fields, a 500); diff against kube-apiserver 1.35.4, byte-equal to kubectl diff "
+    "--server-side, is tests/controlplane/test_diff.py")
 
 NEWS = FIXTURES / "news.yaml"
 NEWS_PATH = "/apis/testworkflows.testkube.io/v1/namespaces/testkube/testworkflows/news-team-a-workflow"

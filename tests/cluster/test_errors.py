@@ -11,6 +11,10 @@ from tests.cluster.conftest import FIXTURES, NAMESPACE_NOTICE, cli, one_line_err
 from tests.cluster.fakeapi import FakeApiServer, Recorded, status
 from tests.conftest import run_process
 
+pytestmark = pytest.mark.fake_api(
+    "every failure mode on demand: 401, 403, 404 of a kind, 409, 422 bodies, 500, truncated and non-JSON bodies, a "
+    "closed port")
+
 WF = "/testworkflows/weather-team-a-workflow"
 CONFLICT = {
     "name": "weather-team-a-workflow", "group": "testworkflows.testkube.io", "kind": "testworkflows",

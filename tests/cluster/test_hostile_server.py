@@ -24,6 +24,9 @@ from tests.cluster.test_prune import deletes, obj
 from tests.cluster.test_run import script
 from tests.cluster.test_status import EXPERIMENT_CRD
 
+pytestmark = pytest.mark.fake_api(
+    "a hostile server: escapes, log commands, huge and endless bodies, slow answers; no real server sends them")
+
 OSC52 = "\x1b]52;c;cHduZWQ=\x07"
 """Writes "pwned" to the terminal's clipboard."""
 OSC52_SHOWN = "\\x1b]52;c;cHduZWQ=\\x07"

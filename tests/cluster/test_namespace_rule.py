@@ -13,6 +13,9 @@ from tests.cluster.conftest import FIXTURES, cli
 from tests.cluster.fakeapi import FakeApiServer
 from tests.validate.helpers import VALID
 
+pytestmark = pytest.mark.fake_api(
+    "which namespace each request names, read from the requests the stand-in records")
+
 WEATHER = FIXTURES / "weather.yaml"
 NEWS = FIXTURES / "news.yaml"
 

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.cluster.conftest import FIXTURES, cli
 from tests.cluster.fakeapi import FakeApiServer
 from tests.conftest import run_cli
+
+pytestmark = pytest.mark.fake_api(
+    "which objects of a rendered directory are sent, read from the requests the stand-in records")
 
 CM = "/api/v1/namespaces/testkube/configmaps/weather-team-a-experiment"
 WF_NEWS = "/apis/testworkflows.testkube.io/v1/namespaces/testkube/testworkflows/news-team-a-workflow"

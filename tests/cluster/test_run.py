@@ -14,6 +14,10 @@ from tests.cluster.conftest import FIXTURES, cli, one_line_error
 from tests.cluster.fakeapi import FakeApiServer, Recorded
 from tests.conftest import TESTKUBE_CRDS, require_reference
 
+pytestmark = pytest.mark.fake_api(
+    "the TestWorkflowExecution body run sends and clusters without Testkube or with the operator's record, on "
+    "demand; run --wait against kube-apiserver 1.35.4 is tests/controlplane/test_run_status.py")
+
 EXECUTIONS = "/apis/testworkflows.testkube.io/v1/namespaces/testkube/testworkflowexecutions"
 WORKFLOW = "weather-team-a-workflow"
 SIGNATURE = [

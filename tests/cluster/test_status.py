@@ -12,6 +12,10 @@ import yaml
 from tests.cluster.conftest import FIXTURES, cli, one_line_error
 from tests.cluster.fakeapi import FakeApiServer, status
 
+pytestmark = pytest.mark.fake_api(
+    "Testkube's execution records in every state and 403s on demand (no Testkube controller runs here); status "
+    "against kube-apiserver 1.35.4 is tests/controlplane/test_run_status.py")
+
 EXPERIMENT_CRD = "/apis/testbench.agentic-layer.ai/v1alpha1"
 
 

@@ -293,6 +293,7 @@ def test_render_stream_and_files_read_back_and_carry_no_command(file: tuple[str,
 
 @pytest.fixture(scope="module")
 def api() -> Iterator[FakeApiServer]:
+    """The stand-in, answering with fuzzed cluster text no real server would hold."""
     server = FakeApiServer().start()
     yield server
     server.stop()

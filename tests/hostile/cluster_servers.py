@@ -29,7 +29,7 @@ def generator(fn: Callable[[Path], Result]) -> Callable[[Path], Result]:
 
 def _server(tmp: Path, method: str = "", pattern: str = "", answer: Callable[[Recorded], Any] | None = None,
             server: str | None = None) -> tuple[FakeApiServer, list[str]]:
-    api = FakeApiServer().start()
+    api = FakeApiServer().start()  # the stand-in: hostile answers kube-apiserver never sends
     atexit.register(api.stop)
     if answer is not None:
         api.hook(method, pattern, answer)

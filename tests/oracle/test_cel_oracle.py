@@ -14,66 +14,14 @@ One class of difference remains, on purpose, and is checked to stay within its b
 from __future__ import annotations
 
 import os
-import re
-from types import SimpleNamespace
-from typing import Any
 
 import pytest
 
-from kubectl_testbench.validate.engine import run_cel
 from tests.oracle.cel_cases import KNOWN_GAPS, cases
+from tests.oracle.cel_parity import compare, our_findings
 from tests.oracle.harness import Oracle
 
 COUNT = int(os.environ.get("CEL_PARITY_COUNT", "2000"))
-DIFFERENCES = {
-    "syntax-error": "a rule that does not parse: both refuse it as a compile error ('Syntax error'), but the place "
-                    "is celpy's (the last token it took) and cel-go's list of expected tokens (ANTLR's) is not "
-                    "reproduced",
-}
-_OBJECT_NAME = re.compile(r"selfType\d+")
-_SYNTAX = re.compile(r'^(Invalid value: "object": rule compile error: compilation failed: ERROR: <input>:\d+:\d+: '
-                     r"Syntax error: )")
-
-
-def server_findings(answer: list[dict[str, Any]]) -> list[tuple[list[Any], str]]:
-    return [(e["path"], _OBJECT_NAME.sub("selfType", " ".join(
-        line for line in e["detail"].splitlines() if not line.startswith(" |")))) for e in answer]
-
-
-def our_findings(schema: dict[str, Any], value: Any) -> list[tuple[list[Any], str]]:
-    found: list[tuple[list[Any], str]] = []
-    run_cel([SimpleNamespace(schema=schema, path=[], value=value)],
-            lambda rule, at, message, hint: found.append((list(at), message)), refused={})
-    return found
-
-
-def difference(ours: list[tuple[list[Any], str]], theirs: list[tuple[list[Any], str]]) -> str | None:
-    """The named class a disagreement falls in, or None when it is a defect."""
-    if len(ours) != len(theirs):
-        return None
-    for (our_path, our_text), (their_path, their_text) in zip(ours, theirs, strict=True):
-        if our_path == their_path and our_text == their_text:
-            continue
-        if our_path == their_path and _SYNTAX.match(our_text) and _SYNTAX.match(their_text):
-            continue
-        return None
-    return "syntax-error"
-
-
-def compare(oracle: Oracle, batch: list[tuple[dict[str, Any], Any]]) -> tuple[int, dict[str, int], list[str]]:
-    answers = oracle.ask_cel(batch)
-    agree, classes, defects = 0, dict.fromkeys(DIFFERENCES, 0), []
-    for (schema, value), answer in zip(batch, answers, strict=True):
-        ours, theirs = our_findings(schema, value), server_findings(answer)
-        if ours == theirs:
-            agree += 1
-            continue
-        named = difference(ours, theirs)
-        if named is None:
-            defects.append(f"{schema['x-kubernetes-validations']} on {value}\n  server: {theirs}\n  ours:   {ours}")
-        else:
-            classes[named] += 1
-    return agree, classes, defects
 
 
 @pytest.mark.parametrize("rule", KNOWN_GAPS)
@@ -107,3 +55,20 @@ def test_the_gaps_issue_29_named_are_compile_errors_now(rule: str, expected: str
               "x-kubernetes-validations": [{"rule": rule}]}
     [(path, message)] = our_findings(schema, {"m": {"a": "b"}})
     assert path == [] and message.startswith('Invalid value: "object": rule compile error: ') and expected in message
+
+
+def test_the_agreement_benchmark_reports_cel_per_kind_of_case(oracle: Oracle,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "agreement", Path(__file__).resolve().parents[2] / "benchmarks" / "agreement.py")
+    assert spec is not None and spec.loader is not None
+    agreement = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(agreement)
+    assert agreement.cel_run(oracle, 150) == 0
+    out = capsys.readouterr().out
+    for kind in ("named gaps and probes", "the shipped dataset rule", "generated rules"):
+        assert f"| {kind} |" in out
+    assert "disagreements outside the named class: 0" in out
