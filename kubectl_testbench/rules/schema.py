@@ -36,6 +36,19 @@ SCHEMA_TYPE = Rule(
         "written as a string in a number field is unquoted (\"0.8\" -> 0.8). Never in free-form fields.",
     fixer="kubectl_testbench.validate.schema:_type_fix",
 )
+SCHEMA_NULL_FIELD = Rule(
+    "schema/null-field", Severity.WARNING,
+    "A field is null: kubectl apply drops it, a server-side apply refuses it.",
+    "A field whose schema is not nullable holds null (`schedule:` with nothing after it, or `schedule: null`). A "
+    "create and kubectl's client-side apply prune such nulls before validating, so the field is simply unset. A "
+    "server-side apply keeps the null, and the API server refuses the whole object (kube-apiserver 1.35.4: "
+    "`spec.schedule: Invalid value: \"null\": spec.schedule in body must be of type object: \"null\"`): that is "
+    "`kubectl apply --server-side`, Flux (which always applies server-side) and Argo CD with "
+    "`ServerSideApply=true`. Either way the line sets nothing.",
+    hint="remove the line, or give the field a value",
+    fix="Removes the null field.",
+    check="kubectl_testbench.validate.schema:_null_field",
+)
 SCHEMA_ENUM = Rule(
     "schema/enum", Severity.ERROR, "A value is not one of the allowed values.",
     "The field takes one of a fixed set of values, compared case-sensitively (Allow, not allow). "

@@ -35,6 +35,7 @@ from kubectl_testbench.rules.schema import (
     SCHEMA_MINIMUM,
     SCHEMA_MULTIPLE_OF,
     SCHEMA_NOT,
+    SCHEMA_NULL_FIELD,
     SCHEMA_PATTERN,
     SCHEMA_REQUIRED,
     SCHEMA_TYPE,
@@ -248,6 +249,7 @@ def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[S
             if isinstance(node.additional, _Node):
                 if item is None and not node.additional.nullable:
                     del value[key]
+                    errors.append(_null_field((*path, MapKey(key)), node.additional))
                     continue
                 _check(node.additional, item, (*path, MapKey(key)), errors, targets)
             elif node.additional is not True and not node.preserve and len(errors) < MAX_ERRORS:
@@ -257,7 +259,8 @@ def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[S
                                           fix=_rename_fix(key, props, value, path)))
             continue
         if item is None and not child.nullable:
-            del value[key]  # the API server prunes nulls of non-nullable fields
+            del value[key]  # a create prunes nulls of non-nullable fields (a server-side apply refuses them)
+            errors.append(_null_field((*path, key), child))
             continue
         _check(child, item, (*path, key), errors, targets)
     for key, default in node.defaults.items():
@@ -353,6 +356,17 @@ def _is_type(value: Any, t: str) -> bool:
     if t == "number":
         return isinstance(value, (int, float))
     return True
+
+
+def _null_field(at: Path, node: _Node) -> SchemaError:
+    """A pruned null, as a warning: the create path drops it, a server-side apply refuses it in these words."""
+    from kubectl_testbench.load.positions import field_path
+
+    where = field_path(at)
+    return SchemaError(at, SCHEMA_NULL_FIELD.id, f'Invalid value: "null": {where} in body must be of type '
+                       f'{_type_word(node)}: "null" (under a server-side apply; kubectl apply drops the field)',
+                       hint="remove the line (kubectl testbench fix does), or give the field a value", key=True,
+                       fix=Fix(FixKind.DELETE, at, None, f"remove {where}"))
 
 
 def _type_word(node: _Node) -> str:

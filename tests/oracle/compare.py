@@ -57,6 +57,8 @@ class Comparison:
     """We agree only thanks to allow-listed rules."""
     ours: list[tuple[str, str]] = field(default_factory=list)
     oracle: list[tuple[str, str]] = field(default_factory=list)
+    warned_nulls: set[str] = field(default_factory=set)
+    """Where we warn that a null is refused under a server-side apply (schema/null-field)."""
 
     @property
     def agrees(self) -> bool:

@@ -38,6 +38,7 @@ from typing import Any
 import yaml
 
 from kubectl_testbench.load.positions import field_path
+from kubectl_testbench.rules.schema import SCHEMA_NULL_FIELD
 from kubectl_testbench.validate.engine import validate_bytes
 from tests.oracle.compare import (
     DOCUMENT_LEVEL,
@@ -210,8 +211,10 @@ def _target(obj: dict[str, Any]) -> tuple[str, str, str] | None:
 SERVER_DIFFERENCES = {
     "apply-refuses-null": "a server-side apply keeps an explicit null of a field that is not nullable and its "
     "validation refuses it (\"must be of type object: \\\"null\\\"\"), while a create prunes such nulls while "
-    "decoding (PruneNonNullableNullsWithoutDefaults) and accepts the file; we follow the create path. Open: "
-    "kubectl apply --server-side, Argo CD's and Flux's server-side apply send the null and are refused.",
+    "decoding (PruneNonNullableNullsWithoutDefaults) and accepts the file. We follow the create for the verdict "
+    "and warn at every such field (schema/null-field, with a fix that removes it): kubectl apply --server-side, "
+    "Flux and Argo CD with ServerSideApply send the null and are refused. The class requires the warning at "
+    "every path the server refuses.",
     "create-replaces-managed-fields": "a create's field manager (FieldManager.UpdateNoErrors) replaces the "
     "request's metadata.managedFields before validation, so their content is never refused on create (nor does "
     "a manager name over 128 bytes keep the CEL rules from running); the oracle, which has no field manager, and "
@@ -239,7 +242,7 @@ def difference(judgement: Judgement) -> str | None:
         causes = (apply[0].body.get("details") or {}).get("causes") or []
         nulls = {NOT_CHECKED} | {normalise(field_path(_segments(str(c.get("field", ""))))) for c in causes
                                  if '"null"' in str(c.get("message", ""))}
-        if len(nulls) > 1 and cmp.missing_paths <= nulls and (
+        if len(nulls) > 1 and cmp.missing_paths <= nulls and nulls - {NOT_CHECKED} <= cmp.warned_nulls and (
                 cmp.missing_paths or all(not a.refused for a in create)):
             return "apply-refuses-null"
     ours = {r for r, _ in cmp.ours}
@@ -307,7 +310,8 @@ def _compare(name: str, data: bytes, answers: list[Answer], client_side: str) ->
         ours_all.add(NOT_CHECKED)
         ours_strict.add(NOT_CHECKED)
     cmp = Comparison(name, bool(ours) if server_invalid else bool(strict_ours), server_invalid, ours=ours,
-                     oracle=found)
+                     oracle=found, warned_nulls={normalise(d.path) for d in result.diagnostics
+                                                 if d.rule == SCHEMA_NULL_FIELD.id})
     if comparable:
         cmp.missing_paths = server_paths - ours_all
         if all(a.validated for a in answers):
