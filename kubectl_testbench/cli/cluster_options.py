@@ -19,6 +19,7 @@ from click.shell_completion import CompletionItem
 
 from kubectl_testbench.cli.common import EXIT_INTERNAL, EXIT_USAGE
 from kubectl_testbench.cluster.config import DEFAULT_REQUEST_TIMEOUT, ClusterOptions, parse_duration
+from kubectl_testbench.model.render_settings import DEFAULT_NAMESPACE
 
 if TYPE_CHECKING:
     from kubectl_testbench.cluster.client import Client
@@ -135,14 +136,14 @@ def namespace_and_source(options: ClusterOptions) -> tuple[str, str]:
             namespace = (view.contexts.get(name or "") or {}).get("namespace")
             if namespace:
                 return str(namespace), f'from the kubeconfig context "{name}"'
-            return "default", f'the default: no -n, and the kubeconfig context "{name}" sets no namespace'
+            return DEFAULT_NAMESPACE, f'the default: no -n, and the kubeconfig context "{name}" sets no namespace'
         if config.in_cluster():
             text = (config.SERVICE_ACCOUNT_DIR / "namespace").read_text(encoding="utf-8").strip()
             if text:
                 return text, "from the pod's service account"
     except (ConfigError, OSError):
         pass
-    return "default", "the default: no -n and no namespace in a kubeconfig context"
+    return DEFAULT_NAMESPACE, "the default: no -n and no namespace in a kubeconfig context"
 
 
 def connect(options: ClusterOptions) -> Client:

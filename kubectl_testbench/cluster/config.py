@@ -24,6 +24,7 @@ from typing import Any
 import yaml
 
 from kubectl_testbench.cluster.errors import ConfigError
+from kubectl_testbench.model.render_settings import DEFAULT_NAMESPACE
 
 DEFAULT_REQUEST_TIMEOUT = 30.0
 """Seconds; kubectl's default is no timeout, which turns a black-holed server into a hung CI job."""
@@ -168,7 +169,7 @@ def _from_kubeconfig(paths: list[Path], options: ClusterOptions) -> Connection:
                                 client_configuration=configuration, persist_config=False)
     except Exception as err:  # the loader raises ConfigException, OSError, ValueError, exec-plugin errors…
         raise ConfigError(f'cannot load context "{name}" from {where}: {_reason(err)}') from None
-    namespace = options.namespace or view.contexts[name].get("namespace") or "default"
+    namespace = options.namespace or view.contexts[name].get("namespace") or DEFAULT_NAMESPACE
     return Connection(configuration, str(configuration.host), name, str(namespace), options.request_timeout)
 
 
@@ -184,9 +185,9 @@ def _from_service_account(options: ClusterOptions) -> Connection:
     namespace = options.namespace
     if not namespace:
         try:
-            namespace = (SERVICE_ACCOUNT_DIR / "namespace").read_text(encoding="utf-8").strip() or "default"
+            namespace = (SERVICE_ACCOUNT_DIR / "namespace").read_text(encoding="utf-8").strip() or DEFAULT_NAMESPACE
         except OSError:
-            namespace = "default"
+            namespace = DEFAULT_NAMESPACE
     return Connection(configuration, str(configuration.host), None, namespace, options.request_timeout)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from kubectl_testbench.cluster.apply import FIELD_MANAGER
 from kubectl_testbench.cluster.client import Client
 from kubectl_testbench.cluster.resources import Ref
+from kubectl_testbench.emit.order import sorted_keys
 from kubectl_testbench.emit.yamlout import dump
 
 SERVER_METADATA = ("managedFields", "resourceVersion", "uid", "creationTimestamp", "generation", "selfLink")
@@ -45,16 +46,8 @@ def normalize(obj: dict[str, Any] | None) -> dict[str, Any] | None:
             meta.pop(key, None)
         if meta.get("annotations") == {}:
             meta.pop("annotations")
-    result: dict[str, Any] = _sorted(out)
+    result: dict[str, Any] = sorted_keys(out)
     return result
-
-
-def _sorted(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _sorted(value[k]) for k in sorted(value)}
-    if isinstance(value, list):
-        return [_sorted(v) for v in value]
-    return value
 
 
 def project(live: Any, ours: Any) -> Any:

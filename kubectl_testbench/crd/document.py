@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kubectl_testbench.crd.openapi import Schema, model_schema
+from kubectl_testbench.emit.order import sorted_keys
 from kubectl_testbench.model import constants as names
 from kubectl_testbench.model import experiment as exp
 
@@ -68,18 +69,9 @@ def experiment_crd() -> dict[str, Any]:
     }
 
 
-def sort_keys(value: Any) -> Any:
-    """controller-gen writes every mapping with sorted keys; so do we, for stable diffs against it."""
-    if isinstance(value, dict):
-        return {k: sort_keys(value[k]) for k in sorted(value)}
-    if isinstance(value, list):
-        return [sort_keys(v) for v in value]
-    return value
-
-
 def crd_document() -> dict[str, Any]:
     """The CRD as ``kubectl testbench crd`` prints it, ``install`` ships it and ``schemas/`` holds it."""
-    doc: dict[str, Any] = sort_keys(experiment_crd())
+    doc: dict[str, Any] = sorted_keys(experiment_crd())
     return doc
 
 

@@ -1,4 +1,4 @@
-"""Deterministic object order: the order ``kubectl apply -f`` needs, then namespace, then name."""
+"""Deterministic order: objects in the order ``kubectl apply -f`` needs, then namespace, then name; keys sorted."""
 
 from __future__ import annotations
 
@@ -26,3 +26,15 @@ def file_name(obj: dict[str, Any], extension: str = "yaml") -> str:
         parts.append(str(meta["namespace"]))
     parts.append(str(meta.get("name", "unnamed")))
     return "_".join(parts) + "." + extension
+
+
+def sorted_keys(value: Any) -> Any:
+    """``value`` with the keys of every mapping sorted, at every depth (lists keep their order).
+
+    The one spelling of three orders that happen to be the same: how controller-gen writes a CRD, how the API
+    server stores a raw (preserve-unknown-fields) value, and how kubectl diff prints an object."""
+    if isinstance(value, dict):
+        return {key: sorted_keys(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [sorted_keys(item) for item in value]
+    return value

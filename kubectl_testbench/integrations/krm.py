@@ -31,7 +31,7 @@ from typing import Any
 
 from kubectl_testbench.integrations.documents import Document, Problem, read_documents
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
-from kubectl_testbench.model.constants import GROUP
+from kubectl_testbench.model.constants import DEFAULTS_KIND, GROUP
 from kubectl_testbench.model.render_settings import (
     DEFAULT_NAMESPACE,
     FLAG_SETTINGS,
@@ -51,7 +51,6 @@ RESOURCE_LIST_API = "config.kubernetes.io/v1"
 FUNCTION_KIND = "RenderExperiments"
 FUNCTION_API = "fn.testbench.agentic-layer.ai/v1alpha1"
 """The typed functionConfig; its own group, so validate and render skip it like any foreign kind."""
-DEFAULTS_KIND = "RenderDefaults"
 PATH_KEYS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path")
 INDEX_KEYS = ("internal.config.kubernetes.io/index", "config.kubernetes.io/index")
 ORIGIN_KEY = "config.kubernetes.io/origin"

@@ -10,6 +10,8 @@ PLURAL = "experiments"
 SINGULAR = "experiment"
 SHORT_NAMES = ("exp",)
 CRON_PATTERN = r"^(\S+\s){4}\S+$"
+DEFAULTS_KIND = "RenderDefaults"
+"""The kind of a RenderDefaults document (model/defaults.py holds its pydantic model)."""
 
 ANNOTATION_AGENT_URL = f"{GROUP}/agent-url"
 ANNOTATION_GATEWAY_URL = f"{GROUP}/ai-gateway-url"

@@ -24,7 +24,6 @@ class SecretKeyRef(KubeModel):
     key: Annotated[str, Field(min_length=1)]
     """Key in the Secret whose value is the API key."""
 
-DEFAULTS_KIND = "RenderDefaults"
 DEFAULTS_FILE = "testbench-defaults.yaml"
 
 

@@ -15,6 +15,8 @@ import json
 import math
 from typing import Any
 
+from kubectl_testbench.emit.order import sorted_keys
+
 CONFIGMAP_KEY = "experiment.json"
 _GO_HTML_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"),
                     ("\u2029", "\\u2029"))
@@ -45,7 +47,7 @@ def _step(step: dict[str, Any]) -> dict[str, Any]:
             r["response"] = ref["response"]
         if ref.get("toolCalls"):
             r["tool_calls"] = [
-                {"name": tc.get("name", ""), "args": _raw(tc["args"]) if tc.get("args") is not None else {}}
+                {"name": tc.get("name", ""), "args": sorted_keys(tc["args"]) if tc.get("args") is not None else {}}
                 for tc in ref["toolCalls"]
             ]
         if ref.get("topics"):
@@ -54,7 +56,7 @@ def _step(step: dict[str, Any]) -> dict[str, Any]:
             r["retrieved_contexts"] = list(ref["retrievedContexts"])
         out["reference"] = r
     if step.get("customValues") is not None:
-        out["custom_values"] = _raw(step["customValues"])
+        out["custom_values"] = sorted_keys(step["customValues"])
     if step.get("metrics"):
         metrics = []
         for m in step["metrics"]:
@@ -62,19 +64,10 @@ def _step(step: dict[str, Any]) -> dict[str, Any]:
             if m.get("threshold") is not None:
                 item["threshold"] = m["threshold"]
             if m.get("parameters") is not None:
-                item["parameters"] = _raw(m["parameters"])
+                item["parameters"] = sorted_keys(m["parameters"])
             metrics.append(item)
         out["metrics"] = metrics
     return out
-
-
-def _raw(value: Any) -> Any:
-    """A raw (preserve-unknown-fields) value as the API server stores it: object keys sorted at every depth."""
-    if isinstance(value, dict):
-        return {key: _raw(value[key]) for key in sorted(value)}
-    if isinstance(value, list):
-        return [_raw(item) for item in value]
-    return value
 
 
 def experiment_json_size(inline: dict[str, Any]) -> int:

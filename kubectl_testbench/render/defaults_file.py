@@ -11,9 +11,9 @@ from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.limits import DEFAULT_LIMITS
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
 from kubectl_testbench.load.split import split_documents
-from kubectl_testbench.model.constants import GROUP
+from kubectl_testbench.model.constants import DEFAULTS_KIND, GROUP
 from kubectl_testbench.rules.input import INPUT_EMPTY
-from kubectl_testbench.validate.defaults_document import DEFAULTS_KIND, check_defaults_document
+from kubectl_testbench.validate.defaults_document import check_defaults_document
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:  # its dataclasses cost validate's start-up; only a file that exists needs them

@@ -12,11 +12,11 @@ from functools import cache
 from typing import Any
 
 from kubectl_testbench.load.positions import field_path, locate
+from kubectl_testbench.model.constants import DEFAULTS_KIND
 from kubectl_testbench.package_data import GENERATED_DIR
 from kubectl_testbench.rules.semantic import SEMANTIC_DNS_LABEL, SEMANTIC_URL_PLACEHOLDER
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 
-DEFAULTS_KIND = "RenderDefaults"
 GENERATED_SCHEMA = GENERATED_DIR / "render-defaults-schema.json"
 """The RenderDefaults schema, generated from its pydantic model (:mod:`kubectl_testbench.generate.defaults_schema`)
 so that reading a defaults file needs no pydantic."""

@@ -65,7 +65,6 @@ from kubectl_testbench.validate.schema import BLOCKING, SchemaError
 from kubectl_testbench.validate.syntax_hints import syntax_hint
 from kubectl_testbench.words import plural
 
-NO_GATEWAY = SEMANTIC_NO_GATEWAY.id
 """Dropped when the RenderDefaults file render would use names a default gateway."""
 
 FATAL_RULES = frozenset({
@@ -443,8 +442,8 @@ def _object(data: dict[str, Any], remarks: list[Remark], index: int, start_line:
                                     f'Experiment is not served in version "{api_version}"',
                                     f"use apiVersion: {API_VERSION}", obj=_object_ref(data)))
     gateway_default = reading.gateway_default
-    if gateway_default is not None and any(d.rule == NO_GATEWAY for d in diagnostics) and gateway_default():
-        diagnostics = [d for d in diagnostics if d.rule != NO_GATEWAY]
+    if gateway_default is not None and any(d.rule == SEMANTIC_NO_GATEWAY.id for d in diagnostics) and gateway_default():
+        diagnostics = [d for d in diagnostics if d.rule != SEMANTIC_NO_GATEWAY.id]
     result.diagnostics.extend(diagnostics)
     failed = any(fails(d, options.strict) for d in diagnostics)
     _identify(data, path, start_line, not failed, result)

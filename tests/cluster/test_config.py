@@ -16,6 +16,9 @@ from kubectl_testbench.cluster.errors import ConfigError
 from tests.cluster.fakeapi import FakeApiServer
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.fake_api(
+    "a request that must wait without a timeout: the stand-in holds its answer on demand")
+
 
 def write(path: Path, current: str | None, contexts: dict[str, str | None], server: str) -> Path:
     data: dict[str, object] = {
@@ -135,8 +138,6 @@ for argv in (['validate', {str(exp)!r}], ['render', {str(exp)!r}], ['apply', '--
     assert 'kubernetes' not in sys.modules, argv
 from kubectl_testbench.cli.kubectl_complete import completions
 
-pytestmark = pytest.mark.fake_api(
-    "a request that must wait without a timeout: the stand-in holds its answer on demand")
 completions(['apply', '--'])
 assert 'kubernetes' not in sys.modules, 'completion of flags'
 print('ok')
