@@ -38,7 +38,7 @@ from kubectl_testbench.rules.input import (
 from kubectl_testbench.rules.kind import KIND_API_VERSION, KIND_GROUP, KIND_MISSING
 from kubectl_testbench.rules.metadata import METADATA_NAME_REQUIRED, METADATA_TYPE
 from kubectl_testbench.rules.render import RENDER_MANIFEST
-from kubectl_testbench.rules.schema import SCHEMA_NULL_FIELD, SCHEMA_TYPE, SCHEMA_UNKNOWN_FIELD
+from kubectl_testbench.rules.schema import SCHEMA_TYPE, SCHEMA_UNKNOWN_FIELD
 from kubectl_testbench.rules.semantic import SEMANTIC_NO_GATEWAY, SEMANTIC_STATUS_IGNORED
 from kubectl_testbench.rules.validate import VALIDATE_TOO_MANY_FINDINGS
 from kubectl_testbench.rules.yaml import (
@@ -520,11 +520,9 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
         add(rule, fpath, message, hint, key=True, fix=fix)
 
     schema_errors.extend(check_metadata(doc.get("metadata")))
-    errors, targets = validator.validate(doc)
-    for err in errors:  # pruned nulls are warnings: they invalidate nothing and block no other check
-        if err.rule == SCHEMA_NULL_FIELD.id:
-            add(err.rule, err.path, err.message, err.hint, err.key, err.fix)
-    errors = [e for e in errors if e.rule != SCHEMA_NULL_FIELD.id]
+    errors, targets, nulls = validator.validate_noting_nulls(doc)
+    for note in nulls:  # warnings: they invalidate nothing and block no other check
+        add(note.rule, note.path, note.message, note.hint, note.key, note.fix)
     non_finite = {r.path for r in remarks if r.rule == YAML_NON_FINITE.id}
     schema_errors.extend(e for e in errors if e.path not in non_finite)  # .inf is reported once, as non-finite
     improve_hints(schema_errors, doc)

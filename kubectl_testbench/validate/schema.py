@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -144,6 +145,16 @@ class SchemaValidator:
         _check(self.root, value, (), errors, targets, self.skip_root_fields)
         return errors, targets
 
+    def validate_noting_nulls(self, value: Any) -> tuple[list[SchemaError], list[CelTarget], list[SchemaError]]:
+        """:meth:`validate`, and the nulls it pruned that a server-side apply refuses (``schema/null-field``)."""
+        notes: list[SchemaError] = []
+        token = _PRUNED_NULLS.set(notes)
+        try:
+            errors, targets = self.validate(value)
+        finally:
+            _PRUNED_NULLS.reset(token)
+        return errors, targets, notes
+
 
 MAX_ERRORS = 1_000
 """Stop walking a hopeless document; the engine reports a bounded number of findings anyway."""
@@ -249,7 +260,7 @@ def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[S
             if isinstance(node.additional, _Node):
                 if item is None and not node.additional.nullable:
                     del value[key]
-                    errors.append(_null_field((*path, MapKey(key)), node.additional))
+                    _note_null((*path, MapKey(key)), node.additional)
                     continue
                 _check(node.additional, item, (*path, MapKey(key)), errors, targets)
             elif node.additional is not True and not node.preserve and len(errors) < MAX_ERRORS:
@@ -260,7 +271,8 @@ def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[S
             continue
         if item is None and not child.nullable:
             del value[key]  # a create prunes nulls of non-nullable fields (a server-side apply refuses them)
-            errors.append(_null_field((*path, key), child))
+            if key not in node.required:  # a required one is reported missing
+                _note_null((*path, key), child)
             continue
         _check(child, item, (*path, key), errors, targets)
     for key, default in node.defaults.items():
@@ -356,6 +368,16 @@ def _is_type(value: Any, t: str) -> bool:
     if t == "number":
         return isinstance(value, (int, float))
     return True
+
+
+_PRUNED_NULLS: ContextVar[list[SchemaError] | None] = ContextVar("pruned_nulls", default=None)
+"""Where :meth:`SchemaValidator.validate_noting_nulls` collects pruned nulls (None: not collecting)."""
+
+
+def _note_null(at: Path, node: _Node) -> None:
+    notes = _PRUNED_NULLS.get()
+    if notes is not None:
+        notes.append(_null_field(at, node))
 
 
 def _null_field(at: Path, node: _Node) -> SchemaError:
