@@ -107,6 +107,17 @@ METADATA_MANAGED_FIELDS = Rule(
     hint="remove managedFields from manifests kept in Git",
     check="kubectl_testbench.validate.metadata:_check_managed_fields",
 )
+METADATA_MANAGED_FIELDS_SET = Rule(
+    "metadata/managed-fields-set", Severity.WARNING,
+    "metadata.managedFields is set: a server-side apply refuses the object.",
+    "managedFields is the server's record of who owns which field. A create replaces whatever the manifest "
+    "holds with the server's own record; a server-side apply refuses the whole object (kube-apiserver 1.35.4: "
+    "`metadata.managedFields must be nil`), and that is `kubectl apply --server-side`, Flux and Argo CD with "
+    "`ServerSideApply=true`. It comes from copying `kubectl get -o yaml` into a manifest.",
+    hint="remove metadata.managedFields",
+    fix="Removes metadata.managedFields.",
+    check="kubectl_testbench.validate.metadata:_managed_fields_set",
+)
 METADATA_RESOURCE_VERSION = Rule(
     "metadata/resource-version", Severity.ERROR,
     "metadata.resourceVersion is set: the server refuses to create the object.",

@@ -38,7 +38,7 @@ from kubectl_testbench.rules.input import (
 from kubectl_testbench.rules.kind import KIND_API_VERSION, KIND_GROUP, KIND_MISSING
 from kubectl_testbench.rules.metadata import METADATA_NAME_REQUIRED, METADATA_TYPE
 from kubectl_testbench.rules.render import RENDER_MANIFEST
-from kubectl_testbench.rules.schema import SCHEMA_TYPE, SCHEMA_UNKNOWN_FIELD
+from kubectl_testbench.rules.schema import SCHEMA_NULL_FIELD, SCHEMA_TYPE, SCHEMA_UNKNOWN_FIELD
 from kubectl_testbench.rules.semantic import SEMANTIC_NO_GATEWAY, SEMANTIC_STATUS_IGNORED
 from kubectl_testbench.rules.validate import VALIDATE_TOO_MANY_FINDINGS
 from kubectl_testbench.rules.yaml import (
@@ -550,6 +550,8 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     _run_semantic(doc, schema_errors, add)
     if blocked:
         out.extend(_not_evaluated(targets, doc, file, obj, out))
+    errors_at = {d.path for d in out if d.severity is Severity.ERROR}
+    out = [d for d in out if not (d.rule == SCHEMA_NULL_FIELD.id and d.path in errors_at)]  # spec: null is missing
     out.sort(key=Diagnostic.sort_key)
     if len(out) > max_findings:
         hidden = out[max_findings:]

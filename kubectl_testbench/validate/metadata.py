@@ -31,6 +31,7 @@ from kubectl_testbench.rules.metadata import (
     METADATA_FINALIZERS,
     METADATA_LABELS,
     METADATA_MANAGED_FIELDS,
+    METADATA_MANAGED_FIELDS_SET,
     METADATA_NAME,
     METADATA_NAME_REQUIRED,
     METADATA_NAMESPACE,
@@ -76,11 +77,22 @@ def check_metadata(meta: Any) -> Iterator[SchemaError]:
     yield from _check_owner_references(meta.get("ownerReferences"))
     yield from _check_finalizers(meta.get("finalizers"))
     yield from _check_managed_fields(meta.get("managedFields"))
+    yield from _managed_fields_set(meta.get("managedFields"))
     version = meta.get("resourceVersion")
     if isinstance(version, str) and version.isdigit() and int(version) != 0:
         yield SchemaError((*META, "resourceVersion"), METADATA_RESOURCE_VERSION.id,
                           "resourceVersion should not be set on objects to be created",
                           hint="remove metadata.resourceVersion (it was copied from a cluster)")
+
+
+def _managed_fields_set(managed: Any) -> Iterator[SchemaError]:
+    """A manifest with managedFields: a create replaces them, a server-side apply refuses the object."""
+    if isinstance(managed, list) and managed:
+        at = (*META, "managedFields")
+        yield SchemaError(at, METADATA_MANAGED_FIELDS_SET.id, "metadata.managedFields is set: a create replaces it "
+                          "with the server's record, a server-side apply refuses the object (metadata.managedFields "
+                          "must be nil)", hint="remove metadata.managedFields (it was copied from a cluster)",
+                          key=True, fix=Fix(FixKind.DELETE, at, None, "remove metadata.managedFields"))
 
 
 # --- decoding: types, unknown fields, timestamps ------------------------------------------------------------

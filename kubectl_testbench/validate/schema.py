@@ -17,7 +17,7 @@ import json
 import math
 import re
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_testbench.load.positions import MapKey, Path, PathSegment
@@ -147,13 +147,13 @@ class SchemaValidator:
 
     def validate_noting_nulls(self, value: Any) -> tuple[list[SchemaError], list[CelTarget], list[SchemaError]]:
         """:meth:`validate`, and the nulls it pruned that a server-side apply refuses (``schema/null-field``)."""
-        notes: list[SchemaError] = []
+        notes = _Nulls()
         token = _PRUNED_NULLS.set(notes)
         try:
             errors, targets = self.validate(value)
         finally:
             _PRUNED_NULLS.reset(token)
-        return errors, targets, notes
+        return errors, targets, notes.found
 
 
 MAX_ERRORS = 1_000
@@ -251,6 +251,7 @@ def _pruned(node: _Node | None, value: Any, path: Path, errors: list[SchemaError
 def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[SchemaError],
                   targets: list[CelTarget], skip: frozenset[str]) -> None:
     props = node.props
+    _note_nulls_pruned_before(value, path)
     for key in list(value):
         if key in skip:
             continue
@@ -260,7 +261,7 @@ def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[S
             if isinstance(node.additional, _Node):
                 if item is None and not node.additional.nullable:
                     del value[key]
-                    _note_null((*path, MapKey(key)), node.additional)
+                    _note_null(value, key, MapKey(key), path, node.additional)
                     continue
                 _check(node.additional, item, (*path, MapKey(key)), errors, targets)
             elif node.additional is not True and not node.preserve and len(errors) < MAX_ERRORS:
@@ -272,7 +273,7 @@ def _check_object(node: _Node, value: dict[str, Any], path: Path, errors: list[S
         if item is None and not child.nullable:
             del value[key]  # a create prunes nulls of non-nullable fields (a server-side apply refuses them)
             if key not in node.required:  # a required one is reported missing
-                _note_null((*path, key), child)
+                _note_null(value, key, key, path, child)
             continue
         _check(child, item, (*path, key), errors, targets)
     for key, default in node.defaults.items():
@@ -370,14 +371,33 @@ def _is_type(value: Any, t: str) -> bool:
     return True
 
 
-_PRUNED_NULLS: ContextVar[list[SchemaError] | None] = ContextVar("pruned_nulls", default=None)
+@dataclass(slots=True)
+class _Nulls:
+    """The pruned nulls of one validation, and the objects they were pruned from: an object reached again
+    through a YAML alias no longer holds them, but a server-side apply sees them at every path."""
+
+    found: list[SchemaError] = field(default_factory=list)
+    pruned: dict[int, list[tuple[str, PathSegment, _Node]]] = field(default_factory=dict)
+
+
+_PRUNED_NULLS: ContextVar[_Nulls | None] = ContextVar("pruned_nulls", default=None)
 """Where :meth:`SchemaValidator.validate_noting_nulls` collects pruned nulls (None: not collecting)."""
 
 
-def _note_null(at: Path, node: _Node) -> None:
+def _note_null(value: dict[str, Any], key: str, segment: PathSegment, path: Path, node: _Node) -> None:
     notes = _PRUNED_NULLS.get()
-    if notes is not None:
-        notes.append(_null_field(at, node))
+    if notes is None or node.type is None:  # an untyped field (preserve-unknown-fields) takes null
+        return
+    notes.pruned.setdefault(id(value), []).append((key, segment, node))
+    notes.found.append(_null_field((*path, segment), node))
+
+
+def _note_nulls_pruned_before(value: dict[str, Any], path: Path) -> None:
+    notes = _PRUNED_NULLS.get()
+    if notes is None:
+        return
+    for _, segment, node in notes.pruned.get(id(value), ()):
+        notes.found.append(_null_field((*path, segment), node))
 
 
 def _null_field(at: Path, node: _Node) -> SchemaError:

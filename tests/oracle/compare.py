@@ -59,6 +59,8 @@ class Comparison:
     oracle: list[tuple[str, str]] = field(default_factory=list)
     warned_nulls: set[str] = field(default_factory=set)
     """Where we warn that a null is refused under a server-side apply (schema/null-field)."""
+    warned_rules: set[str] = field(default_factory=set)
+    """The rules of our warnings (the known server differences require some of them)."""
 
     @property
     def agrees(self) -> bool:

@@ -38,7 +38,10 @@ from typing import Any
 import yaml
 
 from kubectl_testbench.load.positions import field_path
+from kubectl_testbench.rules.metadata import METADATA_MANAGED_FIELDS_SET
 from kubectl_testbench.rules.schema import SCHEMA_NULL_FIELD
+from kubectl_testbench.rules.semantic import SEMANTIC_STATUS_IGNORED
+from kubectl_testbench.validate.diagnostics import Severity
 from kubectl_testbench.validate.engine import validate_bytes
 from tests.oracle.compare import (
     DOCUMENT_LEVEL,
@@ -214,7 +217,7 @@ SERVER_DIFFERENCES = {
     "decoding (PruneNonNullableNullsWithoutDefaults) and accepts the file. We follow the create for the verdict "
     "and warn at every such field (schema/null-field, with a fix that removes it): kubectl apply --server-side, "
     "Flux and Argo CD with ServerSideApply send the null and are refused. The class requires the warning at "
-    "every path the server refuses.",
+    "every path the server refuses (or an error of ours there: a required field's null is reported missing).",
     "create-replaces-managed-fields": "a create's field manager (FieldManager.UpdateNoErrors) replaces the "
     "request's metadata.managedFields before validation, so their content is never refused on create (nor does "
     "a manager name over 128 bytes keep the CEL rules from running); the oracle, which has no field manager, and "
@@ -225,6 +228,14 @@ SERVER_DIFFERENCES = {
     "apply-uid-precondition": "a server-side apply takes metadata.uid as a precondition and answers 409 (uid "
     "mismatch) when no such object exists, which a create wipes (WipeObjectMetaSystemFields); we follow the create. "
     "Open: warn of a uid in a file meant for apply.",
+    "apply-refuses-managed-fields": "a server-side apply refuses any metadata.managedFields in the request (400 "
+    "\"metadata.managedFields must be nil\"), which a create replaces with the server's record. We follow the "
+    "create for the verdict and warn (metadata/managed-fields-set, with a fix that removes them); the class "
+    "requires the warning.",
+    "apply-types-status": "a server-side apply builds a typed patch of the whole object, status included, and "
+    "answers 500 (\"failed to create typed patch object: .status...\") for a status of the wrong shape; a create "
+    "drops status before validating. We follow the create and warn that status is ignored (semantic/status-ignored, "
+    "with a fix that removes it); the class requires the warning.",
     "duplicate-key-unsent": "kubectl reads YAML with the lenient YAMLToJSON (the last value of a duplicate key "
     "wins) and a list or a stream cannot be server-side applied as it is, so no request shows the server the "
     "duplicate; we refuse it (yaml/duplicate-key), as the server does when the YAML itself is applied.",
@@ -242,7 +253,8 @@ def difference(judgement: Judgement) -> str | None:
         causes = (apply[0].body.get("details") or {}).get("causes") or []
         nulls = {NOT_CHECKED} | {normalise(field_path(_segments(str(c.get("field", ""))))) for c in causes
                                  if '"null"' in str(c.get("message", ""))}
-        if len(nulls) > 1 and cmp.missing_paths <= nulls and nulls - {NOT_CHECKED} <= cmp.warned_nulls and (
+        said = cmp.warned_nulls | {normalise(p) for _, p in cmp.ours}  # warned, or an error there (required)
+        if len(nulls) > 1 and cmp.missing_paths <= nulls and nulls - {NOT_CHECKED} <= said and (
                 cmp.missing_paths or all(not a.refused for a in create)):
             return "apply-refuses-null"
     ours = {r for r, _ in cmp.ours}
@@ -250,6 +262,14 @@ def difference(judgement: Judgement) -> str | None:
             and all(p.startswith("metadata.managedFields") or p == NOT_CHECKED for p in cmp.extra_paths)
             and (cmp.extra_paths or cmp.ours_invalid != cmp.oracle_invalid)):
         return "create-replaces-managed-fields"
+    warned = cmp.warned_rules
+    message = str(apply[0].body.get("message", "")) if apply else ""
+    if (apply and apply[0].status == 400 and message == "metadata.managedFields must be nil"
+            and METADATA_MANAGED_FIELDS_SET.id in warned):
+        return "apply-refuses-managed-fields"
+    if (apply and apply[0].status == 500 and "failed to create typed patch object" in message
+            and ".status." in message and SEMANTIC_STATUS_IGNORED.id in warned):
+        return "apply-types-status"
     if apply and apply[0].status == 500 and "ParseUint" in str(apply[0].body.get("message", "")):
         return "apply-parses-resource-version"
     if apply and apply[0].status == 409 and "uid mismatch" in str(apply[0].body.get("message", "")):
@@ -311,7 +331,8 @@ def _compare(name: str, data: bytes, answers: list[Answer], client_side: str) ->
         ours_strict.add(NOT_CHECKED)
     cmp = Comparison(name, bool(ours) if server_invalid else bool(strict_ours), server_invalid, ours=ours,
                      oracle=found, warned_nulls={normalise(d.path) for d in result.diagnostics
-                                                 if d.rule == SCHEMA_NULL_FIELD.id})
+                                                 if d.rule == SCHEMA_NULL_FIELD.id},
+                     warned_rules={d.rule for d in result.diagnostics if d.severity is Severity.WARNING})
     if comparable:
         cmp.missing_paths = server_paths - ours_all
         if all(a.validated for a in answers):

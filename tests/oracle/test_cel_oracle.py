@@ -8,7 +8,8 @@ object type's name dropped). ``cel_cases`` holds the fidelity gaps issue 29 name
 others, the shipped dataset rule's corner cases and rules generated for the kinds we could add (lists, maps,
 quantities, regexes, optionals, strings, numbers, durations, timestamps).
 
-One class of difference remains, on purpose, and is checked to stay within its bounds (``DIFFERENCES``).
+Two classes of difference remain, on purpose, and are checked to stay within their bounds (``DIFFERENCES`` in
+cel_parity.py).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def test_generated_rules_agree_with_cel_go(oracle: Oracle) -> None:
     agree, classes, defects = compare(oracle, cases(seed=29, count=COUNT))
     print(f"\nCEL parity: {agree}/{COUNT} agree; named differences: {classes}")
     assert not defects, f"{len(defects)} disagreements:\n" + "\n".join(defects[:3])
-    assert classes["syntax-error"] <= COUNT // 100, "syntax errors are generated rarely: more means a new class"
+    assert classes["syntax-error"] + classes["overload-name"] <= COUNT // 100, "both are rare: more means a new class"
 
 
 @pytest.mark.parametrize(("rule", "expected"), [

@@ -124,6 +124,14 @@ def full(meta: Any) -> list[Full]:
     return out
 
 
+MANAGED_FIELDS_SET: Full = (
+    "metadata.managedFields", "metadata/managed-fields-set", "metadata.managedFields is set: a create replaces it "
+    "with the server's record, a server-side apply refuses the object (metadata.managedFields must be nil)",
+    "remove metadata.managedFields (it was copied from a cluster)", True,
+    ("delete", "metadata.managedFields", None, "remove metadata.managedFields", ""))
+"""What any managedFields in a manifest also gets (a server-side apply refuses them: 'must be nil')."""
+
+
 def quote(path: str) -> tuple[str, str, None, str, str]:
     return ("quote", path, None, "quote the value as written", "")
 
@@ -292,7 +300,9 @@ def test_managed_fields_decode() -> None:
     entries = [None, {"manager": 1, "operation": "Apply", "time": "x", "fieldsV1": 5, "fieldsType": None,
                       "mangaer": 1, "apiVersion": "v1", "subresource": "status"},
                {"operation": "Update", "time": "2024-01-02T15:04:05Z"}]
-    assert full({"name": "a", "managedFields": entries}) == [
+    *found, copied = full({"name": "a", "managedFields": entries})
+    assert copied == MANAGED_FIELDS_SET
+    assert found == [
         ("metadata.managedFields[1].manager", "metadata/type", "Invalid value: 1: metadata.managedFields[1].manager "
          "must be a string", "quote the value", False, quote("metadata.managedFields[1].manager")),
         ("metadata.managedFields[1].time", "metadata/timestamp", f'Invalid value: "x": metadata.managedFields[1].time '
@@ -312,7 +322,9 @@ def test_managed_fields_validate() -> None:
                {"operation": "Apply", "manager": "a\tb", "fieldsType": "FieldsV1"},
                {"operation": "Apply", "manager": "é" * 64, "subresource": "é" * 128},
                {"operation": "Apply", "manager": "é" * 65, "subresource": "é" * 129}]
-    assert full({"name": "a", "managedFields": entries}) == [
+    *found, copied = full({"name": "a", "managedFields": entries})
+    assert copied == MANAGED_FIELDS_SET
+    assert found == [
         ("metadata.managedFields[0].fieldsType", "metadata/managed-fields", 'Invalid value: "FieldsV2": must be '
          "`FieldsV1`", "", False, None),
         ("metadata.managedFields[1].operation", "metadata/managed-fields", 'Invalid value: "apply": must be `Apply` '

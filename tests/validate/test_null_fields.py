@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kubectl_testbench.rules.metadata import METADATA_MANAGED_FIELDS_SET
 from kubectl_testbench.rules.schema import SCHEMA_NULL_FIELD
 from kubectl_testbench.validate.diagnostics import Severity
 from kubectl_testbench.validate.engine import validate_text
@@ -56,4 +57,19 @@ def test_fix_removes_the_line(tmp_path: Path) -> None:
     path.write_text(_with("spec:\n", "spec:\n  schedule:\n"))
     result = run_cli("fix", str(path))
     assert result.exit_code == 0, result.output
+    assert path.read_text() == EXAMPLE
+
+
+def test_managed_fields_in_a_manifest_are_a_warning_with_a_fix(tmp_path: Path) -> None:
+    """kube-apiserver 1.35.4 answers a server-side apply of such a file 400 "metadata.managedFields must be nil"
+    and creates it from the same file (tests/oracle/server.py: apply-refuses-managed-fields)."""
+    managed = ("  managedFields:\n  - manager: kubectl\n    operation: Update\n    apiVersion: "
+               "testbench.agentic-layer.ai/v1alpha1\n")
+    text = _with("  labels:\n", managed + "  labels:\n")
+    [d] = [d for d in validate_text(text, "x.yaml").diagnostics if d.rule == METADATA_MANAGED_FIELDS_SET.id]
+    assert (d.severity, d.path, d.line, d.col) == (Severity.WARNING, "metadata.managedFields", 9, 3)
+    assert d.message.endswith("a server-side apply refuses the object (metadata.managedFields must be nil)")
+    path = tmp_path / "e.yaml"
+    path.write_text(text)
+    assert run_cli("fix", str(path)).exit_code == 0
     assert path.read_text() == EXAMPLE

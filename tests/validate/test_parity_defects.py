@@ -39,7 +39,8 @@ EXPECTED: dict[str, list[tuple[str, str, int, int]]] = {
     "owner-reference-unknown-field": [("metadata/unknown-field", "metadata.ownerReferences[0].owner", 6, 58)],
     "generation-string": [("metadata/type", "metadata.generation", 5, 15)],
     "timestamp-format": [("metadata/timestamp", "metadata.creationTimestamp", 5, 22)],
-    "managed-fields-operation": [("metadata/managed-fields", "metadata.managedFields[0].operation", 6, 35)],
+    "managed-fields-operation": [("metadata/managed-fields", "metadata.managedFields[0].operation", 6, 35),
+                                 ("metadata/managed-fields-set", "metadata.managedFields", 5, 3)],
     # 6: unknown fields under status are strict-decoding errors although status is dropped
     "status-unknown-field": [("semantic/status-ignored", "status", 10, 1),
                              ("schema/unknown-field", "status.phase", 12, 3)],

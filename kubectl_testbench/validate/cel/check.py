@@ -246,8 +246,8 @@ class _Checker:
             return _same(left, right) or (NULL in (left, right) and _nullable(left if right == NULL else right))
         if left in NUMBERS and right in NUMBERS:
             return True
-        if NULL in (left, right) and _nullable(left if right == NULL else right):
-            return True  # a message type against null compiles; evaluating it finds no overload
+        if NULL in (left, right) and (left if right == NULL else right) in (DURATION, TIMESTAMP, NULL):
+            return True  # null stands for a well-known type: it compiles; evaluating it finds no overload
         return left == right and left.name in ("int", "uint", "double", "string", "bytes", "bool", "duration",
                                                "timestamp")
 
@@ -545,17 +545,27 @@ def _declared(name: str) -> bool:
     return name in _MACROS or name in _KUBERNETES_ONLY or name in base_functions or name in functions()
 
 
+_TIME_ARITHMETIC = {
+    ("_+_", "duration", "duration"): DURATION, ("_+_", "timestamp", "duration"): TIMESTAMP,
+    ("_+_", "duration", "timestamp"): TIMESTAMP, ("_-_", "duration", "duration"): DURATION,
+    ("_-_", "timestamp", "timestamp"): DURATION, ("_-_", "timestamp", "duration"): TIMESTAMP,
+}
+"""cel-go's overloads of + and - over durations and timestamps (no timestamp + timestamp, no duration - timestamp)."""
+
+
 def _arithmetic_result(name: str, left: CelType, right: CelType) -> CelType | None:
     if left == right and left in NUMBERS:
-        return left
+        return None if name == "_%_" and left == DOUBLE else left  # no modulus of doubles
     if name == "_+_" and left == right and left.name in ("string", "bytes", "list"):
         return left
     if name == "_+_" and left.name == "list" and right.name == "list":
-        return left if _same(left, right) else None
-    if name in ("_+_", "_-_") and {left, right} <= {DURATION, TIMESTAMP}:
-        return TIMESTAMP if TIMESTAMP in (left, right) and left != right else (
-            DURATION if left == right else None)
-    return None
+        return (right if left.params[0] == DYN else left) if _same(left, right) else None  # [] + ['a']: list(string)
+    if NULL in (left, right) and (left if right == NULL else right) in (DURATION, TIMESTAMP):
+        # null stands for either well-known type: the one overload it leaves, else any of them (dyn)
+        matches = {result for (op, a, b), result in _TIME_ARITHMETIC.items()
+                   if op == name and (left == NULL or a == left.name) and (right == NULL or b == right.name)}
+        return next(iter(matches)) if len(matches) == 1 else (DYN if matches else None)
+    return _TIME_ARITHMETIC.get((name, left.name, right.name))
 
 
 def _known(*types: CelType) -> bool:
