@@ -19,7 +19,7 @@ from click.shell_completion import CompletionItem
 
 from kubectl_testbench.cli.common import EXIT_INTERNAL, EXIT_USAGE
 from kubectl_testbench.cluster.config import DEFAULT_REQUEST_TIMEOUT, ClusterOptions, parse_duration
-from kubectl_testbench.model.render_settings import DEFAULT_NAMESPACE
+from kubectl_testbench.model.constants import DEFAULT_NAMESPACE
 
 if TYPE_CHECKING:
     from kubectl_testbench.cluster.client import Client

@@ -12,7 +12,8 @@ import click
 from kubectl_testbench.cli.common import EXIT_FINDINGS, fail
 from kubectl_testbench.cli.render_options import RENDER_NAMESPACE_SOURCE, RenderArgs, render_into, render_options
 from kubectl_testbench.emit.directory import OutputDirError
-from kubectl_testbench.model.render_settings import CLI_SETTINGS, DEFAULT_NAMESPACE
+from kubectl_testbench.model.constants import DEFAULT_NAMESPACE
+from kubectl_testbench.model.render_settings import CLI_SETTINGS
 from kubectl_testbench.render.sinks import CheckSink, DirectorySink, Sink, StdoutSink
 from kubectl_testbench.safe_text import display_path, escape_controls, json_log_safe, safe_log_line
 from kubectl_testbench.words import plural

@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from kubectl_testbench.cluster.errors import ConfigError
-from kubectl_testbench.model.render_settings import DEFAULT_NAMESPACE
+from kubectl_testbench.model.constants import DEFAULT_NAMESPACE
 
 DEFAULT_REQUEST_TIMEOUT = 30.0
 """Seconds; kubectl's default is no timeout, which turns a black-holed server into a hung CI job."""

@@ -23,7 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from kubectl_testbench.k8snames import dns1123_label_error
-from kubectl_testbench.model.render_settings import ARGOCD_SETTINGS, DEFAULT_NAMESPACE, PORT_RANGE, Setting, parse_port
+from kubectl_testbench.model.constants import DEFAULT_NAMESPACE
+from kubectl_testbench.model.render_settings import ARGOCD_SETTINGS, PORT_RANGE, Setting, parse_port
 from kubectl_testbench.model.url_templates import template_problem
 from kubectl_testbench.render.settings import Flags
 

@@ -31,9 +31,8 @@ from typing import Any
 
 from kubectl_testbench.integrations.documents import Document, Problem, read_documents
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
-from kubectl_testbench.model.constants import DEFAULTS_KIND, GROUP
+from kubectl_testbench.model.constants import DEFAULT_NAMESPACE, DEFAULTS_KIND, GROUP
 from kubectl_testbench.model.render_settings import (
-    DEFAULT_NAMESPACE,
     FLAG_SETTINGS,
     KRM_SETTINGS,
     PORT_RANGE,

@@ -103,7 +103,7 @@ def prepare(path: str, endpoints: Endpoints, *, namespace: str | None = None,
             execution: str | None = None) -> Prepared:
     """Validate and render ``path`` (one Experiment, defaults file discovered as ``render`` does), resolve its
     workflow against the templates ``install`` ships, and plan the local endpoints."""
-    from kubectl_testbench.model.render_settings import DEFAULT_NAMESPACE
+    from kubectl_testbench.model.constants import DEFAULT_NAMESPACE
     from kubectl_testbench.pipeline.render import Request, render_all
     from kubectl_testbench.render.resolve import ExecutionContext, resolve_objects
     from kubectl_testbench.render.settings import Flags

@@ -10,6 +10,8 @@ PLURAL = "experiments"
 SINGULAR = "experiment"
 SHORT_NAMES = ("exp",)
 CRON_PATTERN = r"^(\S+\s){4}\S+$"
+DEFAULT_NAMESPACE = "default"
+"""Kubernetes' namespace of an object that names none, where no -n, kubeconfig or defaults file says otherwise."""
 DEFAULTS_KIND = "RenderDefaults"
 """The kind of a RenderDefaults document (model/defaults.py holds its pydantic model)."""
 

@@ -19,11 +19,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from kubectl_testbench.layout import TESTKUBE_NAMESPACE
-from kubectl_testbench.model.constants import ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_PORT, ANNOTATION_GATEWAY_URL
+from kubectl_testbench.model.constants import (
+    ANNOTATION_AGENT_URL,
+    ANNOTATION_GATEWAY_PORT,
+    ANNOTATION_GATEWAY_URL,
+    DEFAULT_NAMESPACE,
+)
 
-DEFAULT_NAMESPACE = "default"
-"""Kubernetes' namespace of an object that names none: where Experiments without metadata.namespace go, unless
--n (or, for the cluster commands, the kubeconfig context) says otherwise."""
 DEFAULT_AGENT_PORT = 8000
 DEFAULT_GATEWAY_PORT = 80
 DEFAULT_AGENT_URL = "http://{name}.{namespace}:{port}"

@@ -11,14 +11,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_testbench.layout import TESTKUBE_NAMESPACE
-from kubectl_testbench.model.constants import ANNOTATION_AGENT_URL, ANNOTATION_GATEWAY_PORT, ANNOTATION_GATEWAY_URL
+from kubectl_testbench.model.constants import (
+    ANNOTATION_AGENT_URL,
+    ANNOTATION_GATEWAY_PORT,
+    ANNOTATION_GATEWAY_URL,
+    DEFAULT_NAMESPACE,
+)
 from kubectl_testbench.model.render_settings import (
     DEFAULT_AGENT_PORT,
     DEFAULT_AGENT_URL,
     DEFAULT_GATEWAY_NAMESPACE,
     DEFAULT_GATEWAY_PORT,
     DEFAULT_GATEWAY_URL,
-    DEFAULT_NAMESPACE,
     DEFAULTS_FILE_SETTINGS,
 )
 from kubectl_testbench.model.url_templates import fill

@@ -394,7 +394,7 @@ def _note_null(value: dict[str, Any], key: str, segment: PathSegment, path: Path
 
 def _note_nulls_pruned_before(value: dict[str, Any], path: Path) -> None:
     notes = _PRUNED_NULLS.get()
-    if notes is None:
+    if notes is None or not notes.pruned:  # the common case, once per object: nothing was pruned
         return
     for _, segment, node in notes.pruned.get(id(value), ()):
         notes.found.append(_null_field((*path, segment), node))

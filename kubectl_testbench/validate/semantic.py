@@ -15,7 +15,7 @@ from urllib.parse import SplitResult, urlsplit
 from kubectl_testbench.k8snames import dns1123_label_error, dns1123_subdomain_error, label_value_error
 from kubectl_testbench.load.positions import Path
 from kubectl_testbench.model import naming
-from kubectl_testbench.model.render_settings import DEFAULT_NAMESPACE
+from kubectl_testbench.model.constants import DEFAULT_NAMESPACE
 from kubectl_testbench.rules.semantic import (
     SEMANTIC_CRON,
     SEMANTIC_DATASET_FORMAT,
