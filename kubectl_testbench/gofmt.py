@@ -54,16 +54,21 @@ def _quoted(ch: str) -> str:
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
-def value_v(value: object) -> str | None:
-    """A decoded JSON value as ``ErrorBody`` prints it; None where it omits the value (lists, objects)."""
-    if value is None:
-        return "null"
+def scalar_v(value: object) -> str | None:
+    """``%v`` of a boolean or a number decoded from JSON (``true``, ``3``, ``1e+06``); None for anything else."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
         return format_v(value)
+    return None
+
+
+def value_v(value: object) -> str | None:
+    """A decoded JSON value as ``ErrorBody`` prints it; None where it omits the value (lists, objects)."""
+    if value is None:
+        return "null"
     if isinstance(value, str):
         return quote(value)
-    return None
+    return scalar_v(value)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kubectl_testbench.gofmt import format_v
+from kubectl_testbench.gofmt import format_v, scalar_v
 
 Value = Any
 """None (Testkube's none), bool, int, float, str, list or dict."""
@@ -227,12 +227,9 @@ def to_string(value: Value) -> str:
         return value
     if value is None:
         return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return format_v(value)
+    scalar = scalar_v(value)
+    if scalar is not None:
+        return scalar
     if isinstance(value, list):
         return ",".join(to_string(item) for item in value)
     return _go_json(value)
