@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
-from types import FrameType
 
 import pytest
 from click.testing import CliRunner, Result
@@ -20,27 +17,6 @@ from click.testing import CliRunner, Result
 USER_CACHE_HOME = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="kubectl-testbench-tests-cache-")
 
-
-
-_SESSION_PID = os.getpid()
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    """A SIGTERM (a CI job's timeout, ``kill``) interrupts the session like Ctrl-C, so fixture teardowns still run:
-    the control plane's kube-apiserver and etcd run in sessions of their own and would outlive a killed pytest."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _interrupt)
-
-
-def _interrupt(signum: int, frame: FrameType | None) -> None:
-    """Only the session itself is interrupted. A process forked from it (a worker pool the code under test starts)
-    inherits the handler; raising there would unwind into a copy of the session and its teardowns, so the worker
-    ends as SIGTERM ends it by default (a pool's terminate() sends it)."""
-    if os.getpid() != _SESSION_PID:
-        signal.signal(signum, signal.SIG_DFL)
-        os.kill(os.getpid(), signum)
-        return
-    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
