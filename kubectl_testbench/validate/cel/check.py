@@ -139,9 +139,7 @@ def check(source: str, tree: Any, schema: Schema, original: str | None = None) -
 
     ``original``: the rule as written, when ``source`` is our rewrite of it (:mod:`syntax`): places are
     reported in the text the user wrote."""
-    _place_tokens(source, tree)
-    checker = _Checker(source, schema_type(schema), original=original or source)
-    result = checker.type_of(tree, {})
+    checker, result = _typed(source, tree, schema, original)
     if checker.errors:
         raise CheckError("compilation failed: " + " ".join(checker.errors))
     if checker.folding:
@@ -152,10 +150,14 @@ def check(source: str, tree: Any, schema: Schema, original: str | None = None) -
 
 def expression_type(source: str, tree: Any, schema: Schema) -> CelType | None:
     """The type of an expression at a schema node, or None where cel-go refuses it (for messageExpression)."""
-    _place_tokens(source, tree)
-    checker = _Checker(source, schema_type(schema))
-    result = checker.type_of(tree, {})
+    checker, result = _typed(source, tree, schema)
     return None if checker.errors or checker.folding else result
+
+
+def _typed(source: str, tree: Any, schema: Schema, original: str | None = None) -> tuple[_Checker, CelType]:
+    _place_tokens(source, tree)
+    checker = _Checker(source, schema_type(schema), original=original or source)
+    return checker, checker.type_of(tree, {})
 
 
 @dataclass
@@ -166,6 +168,10 @@ class _Checker:
     errors: list[str] = field(default_factory=list)
     folding: str = ""
     """Constant folding's first refusal ("program instantiation failed: …"): reported after type errors."""
+
+    def no_overload(self, offset: int, name: str, *types: CelType) -> CelType:
+        shown = ", ".join(str(t) for t in types)
+        return self.report(offset, f"found no matching overload for '{name}' applied to '({shown})'")
 
     def report(self, offset: int, message: str) -> CelType:
         text = self.original or self.source
@@ -196,8 +202,7 @@ class _Checker:
         cond, then, other = (self.type_of(c, scope) for c in node.children)
         if (cond not in (BOOL, DYN)) or (_known(then, other) and not _same(then, other)):
             offset = self._operator(node.children[0], node.children[1], "?")
-            return self.report(offset, f"found no matching overload for '_?_:_' applied to '({cond}, {then}, "
-                               f"{other})'")
+            return self.no_overload(offset, "_?_:_", cond, then, other)
         return then if then != DYN else other
 
     def _conditionalor(self, node: Any, scope: dict[str, CelType]) -> CelType:
@@ -226,18 +231,13 @@ class _Checker:
             other = right if left == ERROR else left
             if name in ("_==_", "_!=_", "@in") or other.name in _ORDERED:
                 return DYN  # the refused operand may still be of a type this comparison takes
-            return self.report(self._operator(left_node, right_node, text),
-                               f"found no matching overload for '{name}' applied to '({left}, {right})'")
-        if not self._relation_ok(name, left, right):
-            return self.report(self._operator(left_node, right_node, text),
-                               f"found no matching overload for '{name}' applied to '({left}, {right})'")
-        return BOOL
+        elif self._relation_ok(name, left, right):
+            return BOOL
+        return self.no_overload(self._operator(left_node, right_node, text), name, left, right)
 
     def _relation_ok(self, name: str, left: CelType, right: CelType) -> bool:
         if name == "@in":
-            if right.name == "list":
-                return not _known(left, right.params[0]) or _same(left, right.params[0])
-            if right.name == "map":
+            if right.name in ("list", "map"):  # a list's element or a map's key
                 return not _known(left, right.params[0]) or _same(left, right.params[0])
             return not _known(left, right) or right.name not in _PLAIN
         if not _known(left, right):
@@ -265,8 +265,7 @@ class _Checker:
             return DYN
         result = _arithmetic_result(name, left, right)
         if result is None:
-            self.report(self._operator(left_node, right_node, text),
-                        f"found no matching overload for '{name}' applied to '({left}, {right})'")
+            self.no_overload(self._operator(left_node, right_node, text), name, left, right)
             return ERROR
         return result
 
@@ -279,10 +278,10 @@ class _Checker:
         found = self.type_of(operand, scope)
         if op.data == "unary_not":
             if found not in (BOOL, DYN):
-                return self.report(_start(op), f"found no matching overload for '!_' applied to '({found})'")
+                return self.no_overload(_start(op), "!_", found)
             return BOOL
         if found not in (INT, DOUBLE, DYN):
-            return self.report(_start(op), f"found no matching overload for '-_' applied to '({found})'")
+            return self.no_overload(_start(op), "-_", found)
         return found
 
     # --- names, fields, calls ----------------------------------------------------------------------------
@@ -363,11 +362,10 @@ class _Checker:
         if name in ("all", "exists") and predicate not in (BOOL, DYN):
             self.report(self.position(args[1]), f"expected type 'bool' but found '{predicate}'")
         elif name == "exists_one" and predicate not in (BOOL, DYN):
-            self.report(paren, f"found no matching overload for '_?_:_' applied to '({predicate}, int, int)'")
+            self.no_overload(paren, "_?_:_", predicate, INT, INT)
         elif name == "filter" and predicate not in (BOOL, DYN):
             shown = CelType("list", (element,))
-            self.report(paren, f"found no matching overload for '_?_:_' applied to '({predicate}, {shown}, "
-                        f"{shown})'")
+            self.no_overload(paren, "_?_:_", predicate, shown, shown)
         if name == "map":
             return CelType("list", (body[-1],))
         return CelType("list", (element,)) if name == "filter" else BOOL
@@ -384,8 +382,7 @@ class _Checker:
                                f"undeclared reference to '{name}' (in container '')")
         if name == "size" and len(found) == 1:
             if found[0].name == "object":
-                return self.report(self.source.find("(", node.children[0].end_pos),
-                                   f"found no matching overload for 'size' applied to '({found[0]})'")
+                return self.no_overload(self.source.find("(", node.children[0].end_pos), "size", found[0])
             return INT
         if name == "quantity" and len(found) == 1:
             return QUANTITY

@@ -66,24 +66,25 @@ class CompiledRule:
         self.meter = Meter()
         env = environment()
         self.compile_error = ""
+        self.source = rewrite(self.rule)
         try:
-            ast = env.compile(rewrite(self.rule))
+            ast = env.compile(self.source)
         except Exception as err:  # celpy's CELParseError, with a multi-line caret picture
             self.compile_error = _syntax_error(err)
             ast = env.compile("true")
         self.tree = None if self.compile_error else ast
         """What cel-go's checker sees (:mod:`check`), parsed from the rewritten text."""
-        self.source = rewrite(self.rule)
-        self.checked: dict[int, tuple[Schema, str]] = {}
+        self.checked: dict[int, tuple[Schema, str, Path]] = {}
         self.transition = _uses_ident(ast, "oldSelf")
         self.presence, self.values = _access_paths(ast)
         self.program = self._program(env, ast)
         self.message_program = None
         self.message_tree: Any = None
+        self.message_source = rewrite(self.message_expression) if self.message_expression else ""
         self.message_broken = False
         if self.message_expression:
             try:
-                message_ast = env.compile(rewrite(self.message_expression))
+                message_ast = env.compile(self.message_source)
                 self.message_tree = message_ast
                 self.message_program = self._program(env, message_ast)
             except Exception:  # a messageExpression that does not compile falls back to message
@@ -111,34 +112,32 @@ class CompiledRule:
         """ruleErrorString: the message if there is one, else the rule."""
         return self.message or self.rule.strip()
 
-    def type_error(self, schema: Schema) -> str:
-        """cel-go's compile-time refusal of the rule at this schema node ("" when it compiles), once per node."""
-        if self.tree is None:
-            return ""
+    def compiled_at(self, schema: Schema) -> tuple[str, Path]:
+        """What cel-go's compilation of the rule at this schema node decides, once per node: its refusal ("" when
+        it compiles) and the fieldPath, which the server drops when the messageExpression does not compile to a
+        string (the compilation result then carries no normalized field path)."""
         hit = self.checked.get(id(schema))
         if hit is not None and hit[0] is schema:
-            return hit[1]
-        from kubectl_testbench.validate.cel.check import CheckError, check
+            return hit[1], hit[2]
+        from kubectl_testbench.validate.cel.check import DYN, STRING, CheckError, check, expression_type
 
-        try:
-            check(self.source, self.tree, schema, original=self.rule)
-            error = ""
-        except CheckError as err:
-            error = str(err)
-        self.checked[id(schema)] = (schema, error)
-        return error
+        error = ""
+        if self.tree is not None:
+            try:
+                check(self.source, self.tree, schema, original=self.rule)
+            except CheckError as err:
+                error = str(err)
+        field_path = self.field_path
+        if field_path and self.message_expression and (
+                self.message_broken
+                or expression_type(self.message_source, self.message_tree, schema) not in (STRING, DYN)):
+            field_path = ()
+        self.checked[id(schema)] = (schema, error, field_path)
+        return error, field_path
 
-    def field_path_at(self, schema: Schema) -> Path:
-        """The rule's fieldPath, which the API server drops when the messageExpression does not compile to a
-        string (its compilation result then carries no normalized field path)."""
-        if not self.field_path or not self.message_expression:
-            return self.field_path
-        if self.message_broken:
-            return ()
-        from kubectl_testbench.validate.cel.check import DYN, STRING, expression_type
-
-        found = expression_type(rewrite_text(self.message_expression), self.message_tree, schema)
-        return self.field_path if found in (STRING, DYN) else ()
+    def type_error(self, schema: Schema) -> str:
+        """cel-go's compile-time refusal of the rule at this schema node ("" when it compiles)."""
+        return self.compiled_at(schema)[0]
 
     def evaluate(self, value: Any, schema: Schema, meter: Meter | None = None) -> CelOutcome:
         if self.transition and not self.optional_old_self:
@@ -150,7 +149,7 @@ class CompiledRule:
         if outcome.field_path and not outcome.passed and not outcome.error:
             from dataclasses import replace
 
-            return replace(outcome, field_path=self.field_path_at(schema))
+            return replace(outcome, field_path=self.compiled_at(schema)[1])
         return outcome
 
     def _evaluate(self, value: Any, schema: Schema, meter: Meter | None = None) -> CelOutcome:
@@ -229,12 +228,6 @@ class CompiledRule:
         if not text or "\n" in text or len(text.encode()) > MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES:
             return default
         return text
-
-
-def rewrite_text(source: str) -> str:
-    from kubectl_testbench.validate.cel.syntax import rewrite
-
-    return rewrite(source)
 
 
 def _syntax_error(err: Exception) -> str:
