@@ -41,3 +41,12 @@ def test_values_are_escaped_and_forge_no_log_command() -> None:
     assert root.get("name") == 'a "q" <b> & \\x07\\n##[error]x'  # the value once parsed: controls visible, ##[ data
     error = root.find("testsuite/testcase/error")
     assert error is not None and error.text == "line <1>\n##[warning]y"  # text keeps its line breaks
+
+
+def test_properties_follow_one_another_in_one_element() -> None:
+    suite = junit.Suite([("name", "s")], [], [("source", "a.yaml"), ("strict", "true")])
+    text = junit.document([("name", "n")], [suite])
+    assert '    <properties><property name="source" value="a.yaml"/><property name="strict" value="true"/>' \
+           "</properties>\n" in text
+    properties = ET.fromstring(text.encode()).findall("testsuite/properties/property")
+    assert [(p.get("name"), p.get("value")) for p in properties] == [("source", "a.yaml"), ("strict", "true")]
