@@ -49,6 +49,8 @@ def _quoted(ch: str) -> str:
     code = ord(ch)
     if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte kept by surrogateescape: Go writes the byte
         return f"\\x{code - 0xDC00:02x}"
+    if 0xD800 <= code <= 0xDFFF:  # any other lone surrogate (a JSON "\\ud800"): Go decodes it as U+FFFD
+        return "\ufffd"
     if code < 0x80:
         return f"\\x{code:02x}"
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"

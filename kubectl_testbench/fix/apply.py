@@ -107,7 +107,7 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False,
              gateway_default: Callable[[], bool] | None = None) -> FileFix:
     """Fix the documents of ``text``; ``after`` is the new text (equal to ``text`` when nothing applied).
     ``gateway_default`` is validate's: whether the RenderDefaults for this file name an AI gateway."""
-    vopts = dataclasses.replace(options.validate, limits=dataclasses.replace(options.validate.limits,
+    vopts = options.validate._replace(limits=dataclasses.replace(options.validate.limits,
                                                                              max_findings=UNLIMITED_FINDINGS))
     notes: list[Note] = []
     current = text

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from kubectl_testbench.load.sources import Source, SourceError, expand, read_bytes
 from kubectl_testbench.sniff import file_mentions_group, looks_templated
@@ -30,9 +29,9 @@ PARALLEL_MIN_FILES = 200
 _OPTIONS = Options()
 
 
-@dataclass(frozen=True, slots=True)
-class Inputs:
-    """Which inputs are read, and which RenderDefaults apply to them."""
+class Inputs(NamedTuple):
+    """Which inputs are read, and which RenderDefaults apply to them (a named tuple, as the engine's records
+    are: a frozen dataclass costs a cold start more to define)."""
 
     only_testbench_files: bool = False
     """For hooks that see every YAML file: skip files that do not mention our API group without reading them as
@@ -41,6 +40,9 @@ class Inputs:
     """The RenderDefaults file that applies to every input (``--defaults``)."""
     discover_defaults: bool = True
     """Otherwise look for the nearest ``testbench-defaults.yaml`` next to each input, as render does."""
+
+
+_INPUTS = Inputs()
 
 
 def iter_sources(paths: Iterable[str], only_testbench_files: bool = False) -> Iterator[Source | SourceError]:
@@ -67,7 +69,7 @@ def each_input(paths: Iterable[str], only_testbench_files: bool, work: Callable[
         yield work(item, options)
 
 
-def validate_source(source: Source, options: Options = _OPTIONS, inputs: Inputs = Inputs(),
+def validate_source(source: Source, options: Options = _OPTIONS, inputs: Inputs = _INPUTS,
                     keep: Keep = KEEP_NOTHING) -> FileResult:
     """Read one input and validate every document, with the RenderDefaults that apply to it."""
     from kubectl_testbench.pipeline.defaults import names_gateway
@@ -83,7 +85,7 @@ def validate_source(source: Source, options: Options = _OPTIONS, inputs: Inputs 
                           keep=keep)
 
 
-def validate_paths(paths: Iterable[str], options: Options = _OPTIONS, inputs: Inputs = Inputs(),
+def validate_paths(paths: Iterable[str], options: Options = _OPTIONS, inputs: Inputs = _INPUTS,
                    jobs: int | None = None) -> Iterator[FileResult]:
     """Results per input in input order."""
     return each_input(paths, inputs.only_testbench_files, _validate_one, (options, inputs), jobs)

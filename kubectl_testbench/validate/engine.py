@@ -13,7 +13,7 @@ import dataclasses
 import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from kubectl_testbench import rules as rule_table
 from kubectl_testbench.gofmt import value_v
@@ -82,14 +82,18 @@ def fails(diagnostic: Diagnostic, strict: bool) -> bool:
     return diagnostic.severity is Severity.ERROR or (strict and diagnostic.severity is Severity.WARNING)
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(NamedTuple):
+    """The engine's own settings (frozen records here are named tuples: each frozen dataclass cost every cold
+    start about 0.4 ms to define, a named tuple a tenth of that)."""
+
     strict: bool = False
     limits: Limits = DEFAULT_LIMITS
 
 
-@dataclass(frozen=True, slots=True)
-class Keep:
+DEFAULT_OPTIONS = Options()
+
+
+class Keep(NamedTuple):
     """What a caller takes from a file besides the findings, as plain data (the pipeline: the valid Experiments
     it renders and the rendered manifests it passes through). The engine does not know what they are for."""
 
@@ -135,7 +139,7 @@ class FileResult:
 # --- one file ------------------------------------------------------------------------------------------
 
 
-def validate_bytes(data: bytes, path: str, options: Options = Options(), scanned: bool = False,
+def validate_bytes(data: bytes, path: str, options: Options = DEFAULT_OPTIONS, scanned: bool = False,
                    gateway_default: Callable[[], bool] | None = None, keep: Keep = KEEP_NOTHING) -> FileResult:
     """Validate the raw content of ``path``: decode it as kubectl would, then every document."""
     try:
@@ -158,7 +162,7 @@ def template_notice(path: str) -> FileResult:
     return result
 
 
-def validate_text(text: str, path: str, options: Options = Options(), scanned: bool = False,
+def validate_text(text: str, path: str, options: Options = DEFAULT_OPTIONS, scanned: bool = False,
                   gateway_default: Callable[[], bool] | None = None, keep: Keep = KEEP_NOTHING) -> FileResult:
     """Validate every document of ``text`` (the content of ``path``). ``gateway_default`` tells whether a
     defaults file names an AI gateway (asked only when an Experiment names none); ``keep``, what to return
@@ -181,8 +185,7 @@ def validate_text(text: str, path: str, options: Options = Options(), scanned: b
     return result
 
 
-@dataclass(frozen=True, slots=True)
-class _Reading:
+class _Reading(NamedTuple):
     """What every step of reading one file needs, besides the result it adds to."""
 
     path: str

@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from contextvars import ContextVar
-from dataclasses import dataclass, field
+import threading
+from dataclasses import dataclass
 from typing import Any
 
 from kubectl_testbench.load.positions import MapKey, Path, PathSegment
@@ -148,11 +148,11 @@ class SchemaValidator:
     def validate_noting_nulls(self, value: Any) -> tuple[list[SchemaError], list[CelTarget], list[SchemaError]]:
         """:meth:`validate`, and the nulls it pruned that a server-side apply refuses (``schema/null-field``)."""
         notes = _Nulls()
-        token = _PRUNED_NULLS.set(notes)
+        outer, _COLLECTING.nulls = _collecting(), notes
         try:
             errors, targets = self.validate(value)
         finally:
-            _PRUNED_NULLS.reset(token)
+            _COLLECTING.nulls = outer
         return errors, targets, notes.found
 
 
@@ -371,21 +371,30 @@ def _is_type(value: Any, t: str) -> bool:
     return True
 
 
-@dataclass(slots=True)
 class _Nulls:
     """The pruned nulls of one validation, and the objects they were pruned from: an object reached again
     through a YAML alias no longer holds them, but a server-side apply sees them at every path."""
 
-    found: list[SchemaError] = field(default_factory=list)
-    pruned: dict[int, list[tuple[str, PathSegment, _Node]]] = field(default_factory=dict)
+    __slots__ = ("found", "pruned")
+
+    def __init__(self) -> None:
+        self.found: list[SchemaError] = []
+        self.pruned: dict[int, list[tuple[str, PathSegment, _Node]]] = {}
 
 
-_PRUNED_NULLS: ContextVar[_Nulls | None] = ContextVar("pruned_nulls", default=None)
-"""Where :meth:`SchemaValidator.validate_noting_nulls` collects pruned nulls (None: not collecting)."""
+_COLLECTING = threading.local()
+"""Where :meth:`SchemaValidator.validate_noting_nulls` collects pruned nulls, per thread (the LSP validates
+off its main thread); ``threading`` is imported anyway, ``contextvars`` would cost a cold start 0.2 ms."""
+
+
+def _collecting() -> _Nulls | None:
+    """The current thread's collection of pruned nulls (None: not collecting)."""
+    notes: _Nulls | None = getattr(_COLLECTING, "nulls", None)
+    return notes
 
 
 def _note_null(value: dict[str, Any], key: str, segment: PathSegment, path: Path, node: _Node) -> None:
-    notes = _PRUNED_NULLS.get()
+    notes = _collecting()
     if notes is None or node.type is None:  # an untyped field (preserve-unknown-fields) takes null
         return
     notes.pruned.setdefault(id(value), []).append((key, segment, node))
@@ -393,7 +402,7 @@ def _note_null(value: dict[str, Any], key: str, segment: PathSegment, path: Path
 
 
 def _note_nulls_pruned_before(value: dict[str, Any], path: Path) -> None:
-    notes = _PRUNED_NULLS.get()
+    notes = _collecting()
     if notes is None or not notes.pruned:  # the common case, once per object: nothing was pruned
         return
     for _, segment, node in notes.pruned.get(id(value), ()):

@@ -204,7 +204,7 @@ def line_start(text: str, offset: int) -> int:
 
 def line_end(text: str, offset: int) -> tuple[int, int]:
     """``(end of the line's content, end including its line break)`` for the line holding ``offset``."""
-    match = EDITOR_BREAK.search(text, offset)
+    match = re.compile(EDITOR_BREAK).search(text, offset)
     if match is None:
         return len(text), len(text)
     return match.start(), match.end()
@@ -212,5 +212,6 @@ def line_end(text: str, offset: int) -> tuple[int, int]:
 
 def line_break(text: str, offset: int = 0) -> str:
     """The line break the text uses near ``offset`` (CRLF files stay CRLF)."""
-    match = EDITOR_BREAK.search(text, offset) or EDITOR_BREAK.search(text)
+    breaks = re.compile(EDITOR_BREAK)
+    match = breaks.search(text, offset) or breaks.search(text)
     return match.group() if match else "\n"
