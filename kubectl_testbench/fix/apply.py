@@ -20,8 +20,8 @@ from kubectl_testbench.pipeline.defaults import names_gateway
 from kubectl_testbench.pipeline.inputs import Inputs, each_input
 from kubectl_testbench.sniff import looks_like_json, looks_templated
 from kubectl_testbench.validate.diagnostics import Diagnostic
-from kubectl_testbench.validate.edits import apply_edits, encoding_of
 from kubectl_testbench.validate.engine import FileResult, Options, template_notice, unreadable, validate_text
+from kubectl_testbench.validate.fix_placement import apply_edits, encoding_of
 
 MAX_ROUNDS = 10
 UNLIMITED_FINDINGS = 10**9

@@ -40,7 +40,7 @@ from kubectl_testbench.load.positions import plain
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import GROUP, KIND
 from kubectl_testbench.sniff import looks_like_json
-from kubectl_testbench.validate.edits import apply_edits, flow_entry_span
+from kubectl_testbench.validate.fix_placement import apply_edits, flow_entry_span
 from kubectl_testbench.validate.spans import Node, key_name, span_tree
 
 JUDGE = ("llmAsAJudgeModel", "defaultThreshold")

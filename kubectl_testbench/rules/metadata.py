@@ -53,7 +53,7 @@ METADATA_UNKNOWN_FIELD = Rule(
     hint="correct the name, or move the field where it belongs",
     fix="Renames the key when it is a slip of exactly one ObjectMeta field (or owner reference / managedFields "
         "field) that is not set.",
-    fixer="kubectl_testbench.validate.fixes:rename_fix",
+    fixer="kubectl_testbench.validate.fix_choices:rename_fix",
 )
 METADATA_TYPE = Rule(
     "metadata/type", Severity.ERROR, "A metadata field has the wrong type.",

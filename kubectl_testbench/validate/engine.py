@@ -60,7 +60,7 @@ from kubectl_testbench.rules.yaml import (
 from kubectl_testbench.sniff import looks_like_json
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, FixKind, Severity
 from kubectl_testbench.validate.duplicates import Identity
-from kubectl_testbench.validate.fixes import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
+from kubectl_testbench.validate.fix_choices import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
 from kubectl_testbench.validate.syntax_hints import syntax_hint
 from kubectl_testbench.words import plural
@@ -148,7 +148,7 @@ def validate_bytes(data: bytes, path: str, options: Options = DEFAULT_OPTIONS, s
         return unreadable(path, err.rule, err.message, err.mark)
     result = validate_text(text, path, options, scanned=scanned, gateway_default=gateway_default, keep=keep)
     if any(d.fix is not None and d.fix.edits for d in result.diagnostics):
-        from kubectl_testbench.validate.edits import with_byte_offsets
+        from kubectl_testbench.validate.fix_placement import with_byte_offsets
 
         result.diagnostics = with_byte_offsets(result.diagnostics, text, data)
     return result
@@ -245,7 +245,7 @@ class _Places:
                 read: Callable[[str], Any] | None = None) -> list[Diagnostic]:
         """Place the fixes of one document (``doc_text``, starting at ``doc_offset`` in the file); ``read``
         builds its span tree (default: libyaml's reading of a YAML document)."""
-        from kubectl_testbench.validate.edits import resolve
+        from kubectl_testbench.validate.fix_placement import resolve
 
         if self.lines is None:
             self.lines = LineIndex(self.text)

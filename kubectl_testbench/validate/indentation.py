@@ -79,7 +79,7 @@ def _child_column(lines: list[str], first: int, step: int) -> int | None:
 
 
 def _parses(text: str, edits: list[tuple[int, int, str]]) -> bool:
-    from kubectl_testbench.validate.edits import apply_edits
+    from kubectl_testbench.validate.fix_placement import apply_edits
 
     try:
         read_with(apply_edits(text, edits), consume_events)

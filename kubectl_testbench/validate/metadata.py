@@ -42,7 +42,7 @@ from kubectl_testbench.rules.metadata import (
     METADATA_UNKNOWN_FIELD,
 )
 from kubectl_testbench.validate.diagnostics import Fix, FixKind
-from kubectl_testbench.validate.fixes import rename_fix
+from kubectl_testbench.validate.fix_choices import rename_fix
 from kubectl_testbench.validate.schema import SchemaError, show
 
 ANNOTATIONS_MAX_BYTES = 256 * 1024

@@ -43,7 +43,7 @@ from kubectl_testbench.rules.schema import (
     SCHEMA_UNKNOWN_FIELD,
 )
 from kubectl_testbench.validate.diagnostics import Fix, FixKind
-from kubectl_testbench.validate.fixes import NUMBER_TEXT, rename_fix
+from kubectl_testbench.validate.fix_choices import NUMBER_TEXT, rename_fix
 from kubectl_testbench.words import plural
 
 Schema = dict[str, Any]

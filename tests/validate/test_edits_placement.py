@@ -10,7 +10,7 @@ import pytest
 
 from kubectl_testbench.load.lines import LineIndex
 from kubectl_testbench.validate.diagnostics import Diagnostic, Edit, Fix, FixKind, Severity
-from kubectl_testbench.validate.edits import (
+from kubectl_testbench.validate.fix_placement import (
     ANCHORED,
     MULTILINE,
     NOT_WRITTEN,

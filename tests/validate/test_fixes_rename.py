@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kubectl_testbench.validate.diagnostics import Fix, FixKind
-from kubectl_testbench.validate.fixes import MAX_KEY_DISTANCE, NUMBER_TEXT, edit_distance, near, rename_fix
+from kubectl_testbench.validate.fix_choices import MAX_KEY_DISTANCE, NUMBER_TEXT, edit_distance, near, rename_fix
 
 
 @pytest.mark.parametrize(("a", "b", "distance"), [

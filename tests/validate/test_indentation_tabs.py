@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubectl_testbench.validate.edits import apply_edits
+from kubectl_testbench.validate.fix_placement import apply_edits
 from kubectl_testbench.validate.indentation import tab_indentation_edits
 
 

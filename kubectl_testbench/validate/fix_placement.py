@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from kubectl_testbench.load.lines import LineIndex
 from kubectl_testbench.load.scalars import YAML11_ONLY_BOOLS, resolve_plain
 from kubectl_testbench.validate.diagnostics import Diagnostic, Edit, Fix, FixKind
-from kubectl_testbench.validate.fixes import NUMBER_TEXT
+from kubectl_testbench.validate.fix_choices import NUMBER_TEXT
 from kubectl_testbench.validate.spans import (
     Node,
     find,
