@@ -26,8 +26,9 @@ import copy
 import dataclasses
 import json
 import posixpath
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kubectl_testbench.integrations.documents import Document, Problem, read_documents
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
@@ -44,6 +45,10 @@ from kubectl_testbench.rules.krm import KRM_CONFIG, KRM_DEFAULTS, KRM_INPUT, KRM
 from kubectl_testbench.rules.render import RENDER_DUPLICATE
 from kubectl_testbench.safe_text import LEGACY_COMMAND, display_path, escape_controls
 from kubectl_testbench.validate.objects import group_of
+
+if TYPE_CHECKING:
+    from kubectl_testbench.validate.diagnostics import Diagnostic
+    from kubectl_testbench.validate.duplicates import Identity
 
 RESOURCE_LIST = "ResourceList"
 RESOURCE_LIST_API = "config.kubernetes.io/v1"
@@ -271,6 +276,8 @@ def transform(items: list[Any], function_config: Any,
               limits: Limits = DEFAULT_LIMITS) -> tuple[list[Any], list[Result]]:
     """Validate every Experiment in ``items`` (within ``limits``); in render mode replace each valid one by its
     objects."""
+    from kubectl_testbench.pipeline.policy import Tally
+
     config, results = parse_config(function_config)
     defaults_items = {i for i, item in enumerate(items)
                       if isinstance(item, dict) and item.get("kind") == DEFAULTS_KIND
@@ -291,6 +298,9 @@ def transform(items: list[Any], function_config: Any,
     flags = dataclasses.replace(config.flags, include_experiment=False)
     out: list[Any] = []
     rendered: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    tally = Tally(config.strict)
+    owner: dict[int, int] = {}
+    """The item each Experiment's identity came from (by the identity's id)."""
     experiments = 0
     valid = 0
     for i, item in enumerate(items):
@@ -306,9 +316,11 @@ def transform(items: list[Any], function_config: Any,
             out.append(item)
             continue
         experiments += 1
-        data, item_results = check_experiment(item, i, config.strict, defaults is not None and defaults.names_gateway,
-                                              limits)
+        data, item_results, identities = check_experiment(item, i, config.strict,
+                                                          defaults is not None and defaults.names_gateway, limits)
         results.extend(item_results)
+        owner.update((id(ident), i) for ident in identities)
+        tally.identities.extend(identities)
         if data is None:
             out.append(item)
             continue
@@ -324,7 +336,14 @@ def transform(items: list[Any], function_config: Any,
             kept.setdefault("metadata", {}).setdefault("namespace", data["metadata"].get("namespace")
                                                        or config.flags.namespace)
             out.append(kept)
-    results.extend(collisions(out, rendered))
+    clashes = tally.clashes(config.flags.namespace, where=lambda ident: _item_place(items, owner[id(ident)]))
+    clashing: set[int] = set()
+    for (extra, first), problem in zip(clashes.copies, clashes.diagnostics, strict=True):
+        item = items[owner[id(extra)]]
+        clashing.update((id(item), id(items[owner[id(first)]])))
+        results.append(_result(problem, item, config.strict))
+    valid -= clashes.invalidated
+    results.extend(collisions(out, rendered, clashing))
     if experiments:
         verb = "rendered" if render else "validated"
         made = f" into {len(rendered)} objects" if render else ""
@@ -334,25 +353,40 @@ def transform(items: list[Any], function_config: Any,
 
 
 def check_experiment(item: dict[str, Any], index: int, strict: bool, gateway_default: bool = False,
-                     limits: Limits = DEFAULT_LIMITS) -> tuple[dict[str, Any] | None, list[Result]]:
-    """Validate one item as ``kubectl testbench validate`` would; the Experiment as stored when valid.
+                     limits: Limits = DEFAULT_LIMITS) -> tuple[dict[str, Any] | None, list[Result], list[Identity]]:
+    """Validate one item as ``kubectl testbench validate`` would: the Experiment as stored when valid, the
+    findings, and what it is called (for the clash check over all items, which validate makes over all files).
     ``gateway_default``: the RenderDefaults in use names an AI gateway (no ``semantic/no-gateway`` then)."""
-    from kubectl_testbench.pipeline.policy import fails
     from kubectl_testbench.validate.engine import Keep, Options, validate_text
 
-    path, file_index = source_file(item)
+    path, _ = source_file(item)
     label = path or f"items[{index}]"
     result = validate_text(json.dumps(_without_bookkeeping(item), ensure_ascii=False), label,
                            Options(strict=strict, limits=limits), gateway_default=lambda: gateway_default,
                            keep=Keep(experiments=True))
-    results = []
-    for d in result.diagnostics:
-        severity = "error" if fails(d, strict) else d.severity.value  # --strict: a warning is an error
-        message = d.message + (f" (hint: {d.hint})" if d.hint else "")
-        results.append(Result(message, severity, item, d.path, path, file_index, d.rule))
+    results = [_result(d, item, strict) for d in result.diagnostics]
     if result.experiments:
-        return result.experiments[0].data, results
-    return None, results
+        return result.experiments[0].data, results, result.identities
+    return None, results, result.identities
+
+
+def _result(d: Diagnostic, item: dict[str, Any], strict: bool) -> Result:
+    """A finding about ``item`` as a ResourceList result (``--strict``: a warning is an error)."""
+    from kubectl_testbench.pipeline.policy import fails
+
+    path, file_index = source_file(item)
+    severity = "error" if fails(d, strict) else d.severity.value
+    message = d.message + (f" (hint: {d.hint})" if d.hint else "")
+    return Result(message, severity, item, d.path, path, file_index, d.rule)
+
+
+def _item_place(items: list[Any], index: int) -> str:
+    """An item as a finding names it: its file and index within the file as the orchestrator gave them, or its
+    place in the list."""
+    path, file_index = source_file(items[index])
+    if not path:
+        return f"items[{index}]"
+    return path if file_index is None else f"{path} (document {file_index})"
 
 
 def render_item(item: dict[str, Any], data: dict[str, Any], flags: Flags,
@@ -378,8 +412,11 @@ def render_item(item: dict[str, Any], data: dict[str, Any], flags: Flags,
     return objects
 
 
-def collisions(items: list[Any], rendered: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[Result]:
-    """Rendered objects whose kind, namespace and name another item already has."""
+def collisions(items: list[Any], rendered: list[tuple[dict[str, Any], dict[str, Any]]],
+               clashing: Collection[int] = ()) -> list[Result]:
+    """Rendered objects whose kind, namespace and name another item already has. Each such meeting is refused,
+    the same content included (see pipeline.collisions: kpt writes the output back, and dropping an input item
+    deletes its file); two copies of one Experiment (``clashing``: their items' ids) were reported as a clash."""
     def key(obj: dict[str, Any]) -> tuple[str, str, str, str]:
         ref = resource_ref(obj)
         return group_of(obj.get("apiVersion")), ref["kind"], ref.get("namespace", ""), ref["name"]
@@ -393,9 +430,13 @@ def collisions(items: list[Any], rendered: list[tuple[dict[str, Any], dict[str, 
         first = seen.setdefault(key(item), item)
         if first is item:
             continue
-        culprit = item if id(item) in new else first
+        culprit, other = (item, first) if id(item) in new else (first, item)
         source = new.get(id(culprit))
         if source is None:
+            continue  # two items of the input: not ours to judge
+        from kubectl_testbench.pipeline.collisions import reported_as_clash
+
+        if reported_as_clash(id(source), id(new.get(id(other))), clashing):
             continue
         path, index = source_file(source)
         ref = resource_ref(culprit)

@@ -7,12 +7,12 @@ places) is an error wherever it is found, and the copies no longer count as vali
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from kubectl_testbench.rules.input import INPUT_TEMPLATE
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Severity
-from kubectl_testbench.validate.duplicates import Clashes, Identity, find_clashes
+from kubectl_testbench.validate.duplicates import Clashes, Identity, find_clashes, place
 from kubectl_testbench.validate.engine import FileResult, fails
 
 __all__ = ["Tally", "fails"]
@@ -44,10 +44,11 @@ class Tally:
             elif d.severity is Severity.WARNING or d.rule == INPUT_TEMPLATE.id:  # a skipped template is worth a notice
                 self.warnings.append(d)
 
-    def clashes(self, namespace: str | None = None) -> Clashes:
+    def clashes(self, namespace: str | None = None, where: Callable[[Identity], str] = place) -> Clashes:
         """Experiments defined more than once (``namespace``: where those without one go; None: unknown, they
-        clash only among themselves): each copy is an error, and the copies count as invalid."""
-        found = find_clashes(self.identities, namespace)
+        clash only among themselves): each copy is an error, and the copies count as invalid. ``where`` names
+        the first definition in each message."""
+        found = find_clashes(self.identities, namespace, where)
         self.problems.extend(found.diagnostics)
         self.counts.errors += len(found.diagnostics)
         self.counts.valid -= found.invalidated

@@ -9,7 +9,7 @@ second definition: render and apply compare it with its Experiment instead.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from kubectl_testbench.rules.semantic import SEMANTIC_DUPLICATE_EXPERIMENT
@@ -43,11 +43,20 @@ class Clashes:
     """``file:line`` of every Experiment involved in a clash (render drops its per-object collisions)."""
     invalidated: int = 0
     """Copies that were valid on their own and are not any more."""
+    copies: list[tuple[Identity, Identity]] = field(default_factory=list)
+    """Each extra copy with the first definition, in the order of :attr:`diagnostics` (one each)."""
 
 
-def find_clashes(identities: Iterable[Identity], namespace: str | None = None) -> Clashes:
+def place(ident: Identity) -> str:
+    """Where an Experiment is defined, as a finding names it: ``file:line:col``."""
+    return f"{ident.file}:{ident.line}:{ident.col}"
+
+
+def find_clashes(identities: Iterable[Identity], namespace: str | None = None,
+                 where: Callable[[Identity], str] = place) -> Clashes:
     """Every Experiment defined again after its first definition; ``namespace`` is the one the command puts
-    Experiments without their own in (None: unknown, e.g. validate: those clash only among themselves)."""
+    Experiments without their own in (None: unknown, e.g. validate: those clash only among themselves).
+    ``where`` names the first definition in the message (the KRM function names an item, not a line)."""
     first: dict[tuple[str | None, str], Identity] = {}
     out = Clashes()
     for ident in identities:
@@ -58,11 +67,12 @@ def find_clashes(identities: Iterable[Identity], namespace: str | None = None) -
         if earlier is ident:
             continue
         out.origins.update((earlier.origin, ident.origin))
+        out.copies.append((ident, earlier))
         out.invalidated += ident.valid
         shown = f"{key[0]}/{key[1]}" if key[0] else f"{key[1]} (no namespace in either file)"
         out.diagnostics.append(Diagnostic(
             SEMANTIC_DUPLICATE_EXPERIMENT.id, Severity.ERROR,
-            f"Experiment {shown} is also defined at {earlier.file}:{earlier.line}:{earlier.col}: applied together, "
+            f"Experiment {shown} is also defined at {where(earlier)}: applied together, "
             "one silently replaces the other", ident.file, ident.line, ident.col, "metadata.name",
             "give each Experiment its own metadata.name (or namespace), or delete the copy",
             f"Experiment {key[0]}/{key[1]}" if key[0] else f"Experiment {key[1]}"))

@@ -106,6 +106,7 @@ def test_experiments_are_replaced_in_place_and_other_items_are_kept_byte_for_byt
 
 def test_validate_mode_changes_no_item(tmp_path: Path) -> None:
     broken = copy.deepcopy(EXPERIMENT)
+    broken["metadata"]["name"] = "docs-rag-broken"  # its own name: the same one twice is a clash (test below)
     broken["spec"]["dataset"]["url"] = "https://x.example/data.json"
     code, out, err = run_krm(resource_list(NAMESPACE, EXPERIMENT, broken, data={"mode": "validate"}))
     assert code == 1
@@ -115,13 +116,13 @@ def test_validate_mode_changes_no_item(tmp_path: Path) -> None:
                     "(hint: found url and inline: keep one)",
          "severity": "error",
          "resourceRef": {"apiVersion": "testbench.agentic-layer.ai/v1alpha1", "kind": "Experiment",
-                         "name": "docs-rag", "namespace": "knowledge"},
+                         "name": "docs-rag-broken", "namespace": "knowledge"},
          "field": {"path": "spec.dataset"},
          "file": {"path": "exps/docs.yaml", "index": 0},
          "tags": {"rule": "cel/dataset-exactly-one"}},
         {"message": "validated 1 of 2 Experiments", "severity": "info", "tags": {"rule": "krm/summary"}},
     ]
-    assert err == ("exps/docs.yaml: error[cel/dataset-exactly-one] Experiment knowledge/docs-rag spec.dataset: "
+    assert err == ("exps/docs.yaml: error[cel/dataset-exactly-one] Experiment knowledge/docs-rag-broken spec.dataset: "
                    'Invalid value: exactly one of s3, url, or inline must be set '
                    "(hint: found url and inline: keep one)\n")
 
@@ -232,6 +233,51 @@ def test_a_rendered_object_that_collides_with_an_item_is_an_error() -> None:
     assert dup[0]["message"] == ("renders TestWorkflow testkube/docs-rag-knowledge-workflow, which another item "
                                  "already defines; rename one of them")
     assert dup[0]["resourceRef"]["name"] == "docs-rag" and dup[0]["file"] == {"path": "exps/docs.yaml", "index": 0}
+
+
+def _copy_in(path: str, index: str = "0") -> dict[str, Any]:
+    """EXPERIMENT again, as a second file of the package holds it."""
+    again = copy.deepcopy(EXPERIMENT)
+    again["metadata"]["annotations"].update({PATH_KEY: path, INDEX_KEY: index, "config.kubernetes.io/index": index})
+    return again
+
+
+@pytest.mark.parametrize("mode", ["validate", "render"])
+def test_an_experiment_defined_twice_in_the_package_is_the_clash_validate_reports(mode: str) -> None:
+    """The clash policy of every other front-end (pipeline.policy): a second definition of one namespace/name is
+    an error at the copy, naming the first; its objects' collisions are not reported again, object by object."""
+    code, out, _ = run_krm(resource_list(EXPERIMENT, _copy_in("exps/copy.yaml", "2"), data={"mode": mode}))
+    assert code == 1
+    errors = [r for r in out["results"] if r["severity"] == "error"]
+    assert [(r["tags"]["rule"], r["file"], r["resourceRef"]["name"]) for r in errors] == [
+        ("semantic/duplicate-experiment", {"path": "exps/copy.yaml", "index": 2}, "docs-rag")]
+    assert errors[0]["message"].startswith("Experiment knowledge/docs-rag is also defined at exps/docs.yaml "
+                                           "(document 0): applied together, one silently replaces the other")
+    assert errors[0]["field"] == {"path": "metadata.name"}
+    summary = [r["message"] for r in out["results"] if r["tags"]["rule"] == "krm/summary"]
+    assert summary[0].startswith(f"{mode}ed 1 of 2 Experiments" if mode == "render" else "validated 1 of 2")
+
+
+def test_validate_over_the_same_two_files_reports_the_same_clash(tmp_path: Path) -> None:
+    for name in ("docs.yaml", "copy.yaml"):
+        clean = copy.deepcopy(EXPERIMENT)
+        clean["metadata"].pop("annotations")
+        (tmp_path / name).write_text(yaml.safe_dump(clean))
+    proc = run_cli("validate", str(tmp_path / "docs.yaml"), str(tmp_path / "copy.yaml"))
+    assert proc.exit_code == 1 and "error[semantic/duplicate-experiment]" in proc.output, proc.output
+
+
+def test_two_experiments_generating_one_object_are_a_render_duplicate_per_object() -> None:
+    """Different Experiments (the names "a-b" in namespace "c" and "a" in "b-c" give one workflow name)."""
+    one, two = copy.deepcopy(EXPERIMENT), _copy_in("exps/two.yaml")
+    one["metadata"].update(name="a-b", namespace="c")
+    two["metadata"].update(name="a", namespace="b-c")
+    code, out, _ = run_krm(resource_list(one, two))
+    dup = [r for r in out["results"] if r["severity"] == "error"]
+    assert code == 1 and {r["tags"]["rule"] for r in dup} == {"render/duplicate"}
+    assert sorted(r["message"].split(",")[0] for r in dup) == [
+        "renders ConfigMap testkube/a-b-c-experiment", "renders TestWorkflow testkube/a-b-c-workflow"]
+    assert {r["file"]["path"] for r in dup} == {"exps/two.yaml"}
 
 
 def test_include_experiment_keeps_the_experiment_after_its_objects() -> None:
