@@ -12,10 +12,22 @@ YAML reader can name its rules as the schema check does.
 
 from __future__ import annotations
 
-from kubectl_testbench.rules import cel, input, kind, krm, metadata, render, schema, semantic, validate, yaml
+from kubectl_testbench.rules import (
+    argocd,
+    cel,
+    input,
+    kind,
+    krm,
+    metadata,
+    render,
+    schema,
+    semantic,
+    validate,
+    yaml,
+)
 from kubectl_testbench.rules.rule import Rule, Severity
 
-FAMILIES = (input, yaml, validate, kind, schema, metadata, krm, render, cel, semantic)
+FAMILIES = (input, yaml, validate, kind, schema, metadata, krm, argocd, render, cel, semantic)
 """The family modules in the order rules are listed (docs/rules.md, ``--list-rules``)."""
 
 RULES: dict[str, Rule] = {rule.id: rule for family in FAMILIES

@@ -16,7 +16,7 @@ RENDER_DUPLICATE = Rule(
     "replace the other. A rendered manifest kept next to its Experiment that no longer matches what the "
     "Experiment renders is stale.",
     hint="rename one of the Experiments, or render the directory again",
-    check="kubectl_testbench.pipeline.render:collision",
+    check="kubectl_testbench.pipeline.collisions:duplicate",
 )
 RENDER_MANIFEST = Rule(
     "render/manifest", Severity.ERROR,

@@ -16,7 +16,11 @@ from tests.conftest import ROOT
 
 PACKAGE = ROOT / "kubectl_testbench"
 REGISTRY = PACKAGE / "rules"
-RULE_ID = re.compile(r"(?:input|yaml|kind|schema|metadata|cel|semantic|render|validate|krm)/[a-z0-9]+(?:-[a-z0-9]+)*")
+RULE_ID = re.compile(r"(?:input|yaml|kind|schema|metadata|cel|semantic|render|validate|krm|argocd)"
+                     r"/[a-z0-9]+(?:-[a-z0-9]+)*")
+
+ID_SHAPE = re.compile(r"[a-z]+/[a-z0-9]+(?:-[a-z0-9]+)*")
+"""What any rule id looks like, registered or not."""
 
 
 def rule_id_literals(tree: ast.AST) -> list[tuple[int, str]]:
@@ -33,6 +37,21 @@ def test_no_rule_id_is_written_as_a_string_outside_the_registry() -> None:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         found += [f"{path.relative_to(ROOT)}:{line}: {value!r}" for line, value in rule_id_literals(tree)]
     assert found == [], "name these rules by their object (e.g. SCHEMA_TYPE.id):\n" + "\n".join(found)
+
+
+def test_no_finding_is_given_a_rule_the_registry_does_not_know() -> None:
+    """A rule id written as a string where a finding is made (``Diagnostic("x/y", …)``, ``rule="x/y"``) is
+    refused even when nobody registered it: the scan above only knows registered ids."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if REGISTRY in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Call):
+                given = [*node.args[:1], *(k.value for k in node.keywords if k.arg == "rule")]
+                found += [f"{path.relative_to(ROOT)}:{node.lineno}: {a.value!r}" for a in given
+                          if isinstance(a, ast.Constant) and isinstance(a.value, str) and ID_SHAPE.fullmatch(a.value)]
+    assert found == [], "register these rules and name them by their object:\n" + "\n".join(found)
 
 
 def test_the_scan_finds_literals_wherever_they_are() -> None:
