@@ -47,3 +47,18 @@ def go_tool(module: str, version: str, binary: str) -> Path | str:
 
     found = install_once(tool_cache_dir("go") / f"{binary}-{version}", binary, install)
     return found / binary if isinstance(found, Path) else found
+
+
+def build_stdlib_program(source: Path, out: Path, binary: str) -> Path:
+    """``go build`` of a program in ``source`` that needs only Go's standard library (no module download, so
+    no go.mod needed): the binary at ``out/binary``. The caller has checked :func:`go_binary`."""
+    from tests.conftest import USER_CACHE_HOME
+
+    go = go_binary()
+    assert go is not None, NO_GO
+    env = {**os.environ, "GO111MODULE": "off", "CGO_ENABLED": "0",
+           "GOCACHE": os.environ.get("GOCACHE", str(USER_CACHE_HOME / "go-build")), "GOPATH": str(out / "gopath")}
+    proc = subprocess.run([go, "build", "-o", str(out / binary), "."], cwd=source, env=env, capture_output=True,
+                          text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return out / binary

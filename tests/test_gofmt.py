@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import json
 import math
-import os
 import random
 import struct
 import subprocess
@@ -23,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_testbench.gofmt import format_v, quote, scalar_v, value_v
-from tests.go_toolchain import NO_GO, go_binary
+from tests.go_toolchain import NO_GO, build_stdlib_program, go_binary
 
 PROGRAM = """package main
 
@@ -93,18 +92,11 @@ def _random_cases(rng: random.Random) -> tuple[list[bytes], list[float]]:
 
 @pytest.fixture(scope="module")
 def go_program(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    go = go_binary()
-    if go is None:
+    if go_binary() is None:
         pytest.skip(NO_GO)
-    from tests.conftest import USER_CACHE_HOME
-
     work = tmp_path_factory.mktemp("gofmt")
     (work / "main.go").write_text(PROGRAM)
-    env = {**os.environ, "CGO_ENABLED": "0", "GOCACHE": os.environ.get("GOCACHE", str(USER_CACHE_HOME / "go-build"))}
-    proc = subprocess.run([go, "build", "-o", str(work / "gofmt"), "main.go"], cwd=work, env=env,
-                          capture_output=True, text=True, timeout=600, check=False)
-    assert proc.returncode == 0, proc.stderr
-    return work / "gofmt"
+    return build_stdlib_program(work, work, "gofmt")
 
 
 def _go_answers(program: Path, strings: list[bytes], floats: list[float], texts: Sequence[str] = ()) -> list[str]:

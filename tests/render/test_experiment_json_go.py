@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ import pytest
 from kubectl_testbench.model.experiment_json import experiment_json
 from kubectl_testbench.validate.engine import Options, validate_text
 from tests.conftest import EXAMPLES, ROOT
-from tests.go_toolchain import NO_GO, go_binary
+from tests.go_toolchain import NO_GO, build_stdlib_program, go_binary
 from tests.render.test_experiment_json_bytes import DATASET
 from tests.validate.helpers import keep
 
@@ -37,14 +36,9 @@ EDGE_CASES: list[dict[str, Any]] = [
 
 @pytest.fixture(scope="module")
 def goencoder(tmp_path_factory: pytest.TempPathFactory) -> str:
-    go = go_binary()
-    if go is None:
+    if go_binary() is None:
         pytest.skip(NO_GO)
-    out = tmp_path_factory.mktemp("goencoder")
-    env = {**os.environ, "GO111MODULE": "off", "GOCACHE": str(out / "cache"), "GOPATH": str(out / "gopath")}
-    subprocess.run([go, "build", "-o", str(out / "goencoder"), "."], cwd=SOURCE, env=env, check=True,
-                   capture_output=True, timeout=300)
-    return str(out / "goencoder")
+    return str(build_stdlib_program(SOURCE, tmp_path_factory.mktemp("goencoder"), "goencoder"))
 
 
 def _go(binary: str, inline: dict[str, Any]) -> str:
