@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 KILLED = {1, 3, 24, -24, 36, 152, 255}  # mutmut's exit codes for "killed" and "timeout"
 SURVIVED = {0}
 NO_TESTS = {5, 33}
+NO_TESTS_CODE = 33
 
 
 @dataclass
@@ -113,14 +114,11 @@ def run_module(config: dict[str, Any], module: str, jobs: int) -> tuple[Score, P
         shutil.rmtree(work, ignore_errors=True)
         raise
     meta = work / "mutants" / (module + ".meta")
-    # mutmut mutates function bodies only: a module of constants and dataclass fields has no mutants, and
-    # mutmut then exits 1 ("could not find any test case for any mutant") with an empty meta file
-    no_mutants = meta.exists() and not json.loads(meta.read_text())["exit_code_by_key"]
-    if (proc.returncode != 0 and not no_mutants) or not meta.exists():
+    codes = exit_codes(meta.read_text() if meta.exists() else None, proc.returncode, proc.stdout + proc.stderr)
+    if codes is None:
         tail = (proc.stdout + proc.stderr).strip().splitlines()[-15:]
         shutil.rmtree(work, ignore_errors=True)
         raise SystemExit(f"error: mutmut failed on {module} (exit {proc.returncode}):\n" + "\n".join(tail))
-    codes: dict[str, int | None] = json.loads(meta.read_text())["exit_code_by_key"]
     equivalent: dict[str, str] = config["mutation"].get("equivalent", {})
     score = Score(module, mutants=len(codes))
     dotted = module.removesuffix(".py").replace("/", ".") + "."
@@ -137,6 +135,22 @@ def run_module(config: dict[str, Any], module: str, jobs: int) -> tuple[Score, P
         else:
             score.survivors.append(name)
     return score, work
+
+
+def exit_codes(meta: str | None, returncode: int, output: str) -> dict[str, int | None] | None:
+    """Each mutant's exit code from mutmut's meta file, or None when mutmut failed.
+
+    mutmut mutates function bodies only: a module of constants and dataclass fields has no mutants, and mutmut
+    then exits 1 ("could not find any test case for any mutant") with an empty meta file. It stops the same way
+    when its tests reach none of the module's mutants: each of them is then untested (exit code 33)."""
+    if meta is None:
+        return None
+    codes: dict[str, int | None] = json.loads(meta)["exit_code_by_key"]
+    if returncode == 0 or not codes:
+        return codes
+    if "could not find any test case for any mutant" in output:
+        return dict.fromkeys(codes, NO_TESTS_CODE)
+    return None
 
 
 def _natural(name: str) -> tuple[str, int]:

@@ -4,6 +4,7 @@ docs/testing.md)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 from pathlib import Path
@@ -107,3 +108,13 @@ def test_a_mutant_session_starts_without_what_the_suite_left_in_the_process(monk
     assert os.environ["XDG_CACHE_HOME"] != before and Path(os.environ["XDG_CACHE_HOME"]).is_dir()
     assert (cel._RULES, cel_store._STORE, cel_env._ENV, cel_shipped._SHIPPED) == ({}, None, None, None)
     assert experiment_validator.cache_info().currsize == 0  # type: ignore[attr-defined]
+
+
+def test_mutmut_stopping_because_no_test_reaches_the_module_scores_every_mutant_untested() -> None:
+    meta = json.dumps({"exit_code_by_key": {"m.x_f__mutmut_1": None, "m.x_f__mutmut_2": None}})
+    stopped = "Stopping early, because we could not find any test case for any mutant."
+    assert M.exit_codes(meta, 1, stopped) == {"m.x_f__mutmut_1": 33, "m.x_f__mutmut_2": 33}
+    assert M.exit_codes(meta, 1, "failed to collect stats. runner returned 1") is None  # a broken test run
+    assert M.exit_codes(json.dumps({"exit_code_by_key": {}}), 1, stopped) == {}  # nothing to mutate
+    assert M.exit_codes(json.dumps({"exit_code_by_key": {"a": 1, "b": 0}}), 0, "") == {"a": 1, "b": 0}
+    assert M.exit_codes(None, 0, "") is None
