@@ -27,6 +27,22 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if os.environ.get("MUTANT_UNDER_TEST"):
         os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="kubectl-testbench-tests-cache-")
         reset_process_caches()
+        keep_stats_out_of_child_processes()
+
+
+def keep_stats_out_of_child_processes() -> None:
+    """mutmut's first pass ("stats") records which tests reach which function, in its own process: a CLI run in a
+    child process inherits ``MUTANT_UNDER_TEST=stats``, and its trampolines then look for mutmut's
+    configuration in the child's working directory, which fails wherever a test runs the CLI elsewhere
+    (kustomize's exec function, Argo CD's plugin, ``validate`` in a temp dir). The mode stays this process's
+    own (mutmut keeps a process-local copy), children run the code as it is; a mutant's name, set later in
+    each forked run, is inherited again, so a child process still runs the mutant."""
+    if os.environ.get("MUTANT_UNDER_TEST") != "stats":
+        return
+    from mutmut.mutation.trampoline import set_mutant_under_test
+
+    set_mutant_under_test("stats")
+    del os.environ["MUTANT_UNDER_TEST"]
 
 
 def reset_process_caches() -> None:

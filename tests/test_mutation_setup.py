@@ -118,3 +118,20 @@ def test_mutmut_stopping_because_no_test_reaches_the_module_scores_every_mutant_
     assert M.exit_codes(json.dumps({"exit_code_by_key": {}}), 1, stopped) == {}  # nothing to mutate
     assert M.exit_codes(json.dumps({"exit_code_by_key": {"a": 1, "b": 0}}), 0, "") == {"a": 1, "b": 0}
     assert M.exit_codes(None, 0, "") is None
+
+
+def test_child_processes_of_the_stats_pass_run_the_code_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In mutmut's "stats" pass the mode stays the session's own and leaves the environment children inherit;
+    a mutant's name (each forked run) stays in it, so a CLI run in a child process runs the mutant."""
+    from tests import conftest
+
+    kept: list[str | None] = []
+    fake = ModuleType("mutmut.mutation.trampoline")
+    fake.set_mutant_under_test = kept.append  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "mutmut.mutation.trampoline", fake)
+    monkeypatch.setenv("MUTANT_UNDER_TEST", "stats")
+    conftest.keep_stats_out_of_child_processes()
+    assert kept == ["stats"] and "MUTANT_UNDER_TEST" not in os.environ
+    monkeypatch.setenv("MUTANT_UNDER_TEST", "kubectl_testbench.gofmt.x_quote__mutmut_1")
+    conftest.keep_stats_out_of_child_processes()
+    assert kept == ["stats"] and os.environ["MUTANT_UNDER_TEST"] == "kubectl_testbench.gofmt.x_quote__mutmut_1"
