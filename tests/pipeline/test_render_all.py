@@ -18,8 +18,9 @@ EXPERIMENT: dict[str, Any] = {
     "apiVersion": "testbench.agentic-layer.ai/v1alpha1", "kind": "Experiment",
     "metadata": {"name": "weather", "namespace": "team-a"},
     "spec": {"agentRef": {"name": "weather-agent"}, "aiGatewayRef": {"name": "gw", "namespace": "ai-gateway"},
-             "dataset": {"inline": {"llmAsAJudgeModel": "m", "scenarios": [
-                 {"name": "s", "steps": [{"input": "hi", "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference", "threshold": 0.5}]}]}]}}},
+             "dataset": {"inline": {"llmAsAJudgeModel": "m", "scenarios": [{"name": "s", "steps": [
+                 {"input": "hi", "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference", "threshold": 0.5}]},
+             ]}]}}},
 }
 
 
