@@ -115,7 +115,7 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False,
     if options.migrate:
         from kubectl_testbench.fix.migrate import migrate_text
 
-        migration = migrate_text(text, path, vopts.limits)
+        migration = migrate_text(text, vopts.limits)
         notes.extend(Note(path, line, message) for line, message in migration.notes)
         migrated = migration.moved
         current = migration.text
