@@ -18,6 +18,7 @@ from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
 from kubectl_testbench.pipeline.defaults import names_gateway
 from kubectl_testbench.pipeline.inputs import Inputs, each_input
+from kubectl_testbench.rules.validate import VALIDATE_TOO_MANY_FINDINGS
 from kubectl_testbench.sniff import looks_like_json, looks_templated
 from kubectl_testbench.validate.diagnostics import Diagnostic
 from kubectl_testbench.validate.edits import apply_edits, encoding_of
@@ -122,11 +123,14 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False,
     applied: list[Diagnostic] = []
     seen = {current}
     first: FileResult | None = None
-    for round_ in range(MAX_ROUNDS):
-        # the first reading is validate's own (a clean file is read once); later rounds see every finding
-        result = validate_text(current, path, options.validate if round_ == 0 else vopts, scanned=scanned,
-                               gateway_default=gateway_default)
-        first = first or result
+    for _ in range(MAX_ROUNDS):
+        # validate's own reading: a clean file is read once, and its report keeps validate's cap on findings
+        result = validate_text(current, path, options.validate, scanned=scanned, gateway_default=gateway_default)
+        if first is None:
+            first = result
+        if any(d.rule == VALIDATE_TOO_MANY_FINDINGS.id for d in result.diagnostics):
+            # the cap cut that reading short (in any round): fixing sees every finding
+            result = validate_text(current, path, vopts, scanned=scanned, gateway_default=gateway_default)
         offered = [d for d in result.diagnostics if d.fix is not None and d.fix.edits and options.select(d.rule)]
         if not offered:
             break
