@@ -145,12 +145,12 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False,
         for d in refused:
             notes.append(Note(path, d.line, f"the fix for {d.rule} at {d.path or f'line {d.line}'} did not read back "
                                             "as promised (meaning or comments changed): not applied"))
-        if not kept or new in seen:
+        if new in seen:  # also when no fix was kept: new is then the current text
             break
         seen.add(new)
         current = new
         applied.extend(kept)
-    if first is None or current != text or applied or options.migrate:
+    if first is None or current != text or options.migrate:  # (a fix applied always changes the text)
         first = validate_text(current, path, options.validate, scanned=scanned, gateway_default=gateway_default)
     return FileFix(path, first, applied, notes, migrated, text, current)
 
