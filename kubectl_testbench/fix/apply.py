@@ -120,17 +120,20 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False,
         notes.extend(Note(path, line, message) for line, message in migration.notes)
         migrated = migration.moved
         current = migration.text
+
+    def read(content: str, validate: Options) -> FileResult:
+        return validate_text(content, path, validate, scanned=scanned, gateway_default=gateway_default)
+
     applied: list[Diagnostic] = []
     seen = {current}
     first: FileResult | None = None
     for _ in range(MAX_ROUNDS):
         # validate's own reading: a clean file is read once, and its report keeps validate's cap on findings
-        result = validate_text(current, path, options.validate, scanned=scanned, gateway_default=gateway_default)
+        result = read(current, options.validate)
         if first is None:
             first = result
         if any(d.rule == VALIDATE_TOO_MANY_FINDINGS.id for d in result.diagnostics):
-            # the cap cut that reading short (in any round): fixing sees every finding
-            result = validate_text(current, path, vopts, scanned=scanned, gateway_default=gateway_default)
+            result = read(current, vopts)  # the cap cut that reading short (in any round): fixing sees every finding
         offered = [d for d in result.diagnostics if d.fix is not None and d.fix.edits and options.select(d.rule)]
         if not offered:
             break
@@ -139,8 +142,7 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False,
             a, b = clash
             notes.append(Note(path, a.line, f"the fixes for {a.rule} at {a.path or f'line {a.line}'} and {b.rule} "
                                             f"at {b.path or f'line {b.line}'} overlap: file left unchanged"))
-            return FileFix(path, validate_text(text, path, options.validate, scanned=scanned,
-                                               gateway_default=gateway_default), [], notes, 0, text, text)
+            return FileFix(path, read(text, options.validate), [], notes, 0, text, text)
         new, kept, refused = _verified(current, offered, vopts)
         for d in refused:
             notes.append(Note(path, d.line, f"the fix for {d.rule} at {d.path or f'line {d.line}'} did not read back "
@@ -151,7 +153,7 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False,
         current = new
         applied.extend(kept)
     if first is None or current != text or options.migrate:  # (a fix applied always changes the text)
-        first = validate_text(current, path, options.validate, scanned=scanned, gateway_default=gateway_default)
+        first = read(current, options.validate)
     return FileFix(path, first, applied, notes, migrated, text, current)
 
 

@@ -39,10 +39,12 @@ def test_a_report_cut_short_by_the_cap_still_fixes_every_finding_and_reports_wit
     text = _labels(2)
     capped = FixOptions(validate=Options(limits=Limits(max_findings=1)))
     outcome = fix_text(text, "t.yaml", capped)
-    assert [d.rule for d in outcome.applied] == ["schema/enum"]
+    assert [(d.rule, d.file) for d in outcome.applied] == [("schema/enum", "t.yaml")]
     assert outcome.after == text.replace("concurrencyPolicy: forbid", "concurrencyPolicy: Forbid")
     assert [(d.rule, d.message[:20]) for d in outcome.result.diagnostics] == [
         ("validate/too-many-findings", "1 more finding (1 er"), ("metadata/labels", "Invalid value: \"bad ")]
+    clean = fix_text(outcome.after, "t.yaml", capped)  # nothing left to fix: the first reading is the report
+    assert clean.applied == [] and clean.result.diagnostics == outcome.result.diagnostics
 
 
 NO_GATEWAY = VALID.replace("  aiGatewayRef:\n    name: ai-gateway\n    namespace: ai-gateway\n", "")
