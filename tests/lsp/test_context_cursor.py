@@ -240,3 +240,9 @@ def test_the_lines_given_are_not_indexed_again() -> None:
 
     found = cursor_at(text, text.index("b"), Recording(text))
     assert found is not None and found.path == ("a",) and asked == [text.index("b")]
+
+
+def test_a_token_after_blanks_of_any_kind_starts_at_the_cursor() -> None:
+    text = "a:\n  \u00a0"  # a no-break space: blank to str.strip, not indentation
+    found = cursor_at(text, len(text))
+    assert found is not None and (found.path, found.role, found.start, found.end) == (("a",), KEY, 6, 6)
