@@ -18,6 +18,7 @@ from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
 from kubectl_testbench.pipeline.defaults import names_gateway
 from kubectl_testbench.pipeline.inputs import Inputs, each_input
+from kubectl_testbench.rules.validate import VALIDATE_TOO_MANY_FINDINGS
 from kubectl_testbench.sniff import looks_like_json, looks_templated
 from kubectl_testbench.validate.diagnostics import Diagnostic
 from kubectl_testbench.validate.engine import FileResult, Options, template_notice, unreadable, validate_text
@@ -115,18 +116,24 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False,
     if options.migrate:
         from kubectl_testbench.fix.migrate import migrate_text
 
-        migration = migrate_text(text, path, vopts.limits)
+        migration = migrate_text(text, vopts.limits)
         notes.extend(Note(path, line, message) for line, message in migration.notes)
         migrated = migration.moved
         current = migration.text
+
+    def read(content: str, validate: Options) -> FileResult:
+        return validate_text(content, path, validate, scanned=scanned, gateway_default=gateway_default)
+
     applied: list[Diagnostic] = []
     seen = {current}
     first: FileResult | None = None
-    for round_ in range(MAX_ROUNDS):
-        # the first reading is validate's own (a clean file is read once); later rounds see every finding
-        result = validate_text(current, path, options.validate if round_ == 0 else vopts, scanned=scanned,
-                               gateway_default=gateway_default)
-        first = first or result
+    for _ in range(MAX_ROUNDS):
+        # validate's own reading: a clean file is read once, and its report keeps validate's cap on findings
+        result = read(current, options.validate)
+        if first is None:
+            first = result
+        if any(d.rule == VALIDATE_TOO_MANY_FINDINGS.id for d in result.diagnostics):
+            result = read(current, vopts)  # the cap cut that reading short (in any round): fixing sees every finding
         offered = [d for d in result.diagnostics if d.fix is not None and d.fix.edits and options.select(d.rule)]
         if not offered:
             break
@@ -135,19 +142,18 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False,
             a, b = clash
             notes.append(Note(path, a.line, f"the fixes for {a.rule} at {a.path or f'line {a.line}'} and {b.rule} "
                                             f"at {b.path or f'line {b.line}'} overlap: file left unchanged"))
-            return FileFix(path, validate_text(text, path, options.validate, scanned=scanned,
-                                               gateway_default=gateway_default), [], notes, 0, text, text)
+            return FileFix(path, read(text, options.validate), [], notes, 0, text, text)
         new, kept, refused = _verified(current, offered, vopts)
         for d in refused:
             notes.append(Note(path, d.line, f"the fix for {d.rule} at {d.path or f'line {d.line}'} did not read back "
                                             "as promised (meaning or comments changed): not applied"))
-        if not kept or new in seen:
+        if new in seen:  # also when no fix was kept: new is then the current text
             break
         seen.add(new)
         current = new
         applied.extend(kept)
-    if first is None or current != text or applied or options.migrate:
-        first = validate_text(current, path, options.validate, scanned=scanned, gateway_default=gateway_default)
+    if first is None or current != text or options.migrate:  # (a fix applied always changes the text)
+        first = read(current, options.validate)
     return FileFix(path, first, applied, notes, migrated, text, current)
 
 

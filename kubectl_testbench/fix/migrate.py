@@ -81,7 +81,7 @@ def earlier_shape(data: Any) -> bool:
     return any(f in spec for f in (*JUDGE, SCENARIOS, OTLP)) or (isinstance(trigger, dict) and "event" in trigger)
 
 
-def migrate_text(text: str, path: str, limits: Limits) -> Migration:
+def migrate_text(text: str, limits: Limits) -> Migration:
     """``text`` with every Experiment of an earlier shape migrated (documents that cannot be are left as they are)."""
     migration = Migration(text)
     if looks_like_json(text):  # one flow object per Experiment: nothing to move line by line

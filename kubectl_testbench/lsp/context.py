@@ -58,7 +58,7 @@ def cursor_at(text: str, offset: int, lines: LineIndex | None = None) -> Cursor 
     for number in range(first, line):
         reader.feed(lines.content(number))
     found = reader.cursor(lines, line, offset, text)
-    return None if found is None else _with_kind(found, _yaml_kind(lines, first, line))
+    return None if found is None else _with_kind(found, _yaml_kind(lines, first))
 
 
 def _with_kind(cursor: Cursor, kind: str | None) -> Cursor:
@@ -75,14 +75,14 @@ _ROOT_KIND = re.compile(r"""["']?kind["']?[ \t]*:[ \t]*["']?([^\s"'#,}]+)""")
 def _document_start(lines: LineIndex, line: int) -> int:
     for number in range(line, -1, -1):
         if _SEPARATOR.match(lines.content(number)):
-            return number + 1 if number < line else number
+            return number  # feeding it resets the reader, and it declares no kind
     return 0
 
 
-def _yaml_kind(lines: LineIndex, first: int, cursor_line: int) -> str | None:
+def _yaml_kind(lines: LineIndex, first: int) -> str | None:
     for number in range(first, len(lines)):
         content = lines.content(number)
-        if number > cursor_line and _SEPARATOR.match(content):
+        if number > first and _SEPARATOR.match(content):  # no line after first up to the cursor's is one
             return None
         match = _ROOT_KIND.match(content)
         if match:
@@ -133,10 +133,9 @@ def _unescape(text: str) -> str:
     import json
 
     try:
-        value = json.loads(f'"{text}"')
+        return str(json.loads(f'"{text}"'))  # a string, or an error: anything after its closing quote is extra data
     except ValueError:
         return text
-    return value if isinstance(value, str) else text
 
 
 @dataclass(slots=True)
@@ -152,10 +151,11 @@ class _Frame:
 class _BlockReader:
     """The chain of open mapping entries and list items above the cursor, by indentation."""
 
+    frames: list[_Frame]
+    block: int | None
+    """The indentation a block scalar's text is deeper than, while reading one."""
+
     def __init__(self) -> None:
-        self.frames: list[_Frame] = []
-        self.block: int | None = None
-        """The indentation a block scalar's text is deeper than, while reading one."""
         self.reset()
 
     def reset(self) -> None:
@@ -169,8 +169,6 @@ class _BlockReader:
             if not stripped or indent_width(line, tabs=True) > self.block:
                 return
             self.block = None
-        if not stripped or stripped.startswith("#"):
-            return
         if _SEPARATOR.match(line):
             self.reset()
             return
@@ -189,12 +187,10 @@ class _BlockReader:
     def _items(self, column: int, rest: str) -> tuple[int, str]:
         """Open a list item for every ``- `` at the start of ``rest``."""
         while rest[:1] == "-" and (len(rest) == 1 or rest[1] in " \t"):
-            while len(self.frames) > 1 and (self.frames[-1].indent > column or
-                                            (self.frames[-1].indent == column and
-                                             (self.frames[-1].item or self.frames[-1].leaf))):
+            while (self.frames[-1].indent > column or  # (the root's indent, -1, is below every column)
+                   (self.frames[-1].indent == column and (self.frames[-1].item or self.frames[-1].leaf))):
                 self.frames.pop()
             parent = self.frames[-1]
-            parent.leaf = False
             self.frames.append(_Frame(column, parent.items, item=True))
             parent.items += 1
             skip = 1 + indent_width(rest[1:], tabs=True)
@@ -212,7 +208,7 @@ class _BlockReader:
         self.frames.append(_Frame(column, key, leaf=bool(value) and not block_scalar and not properties_only))
 
     def _close(self, column: int) -> None:
-        while len(self.frames) > 1 and self.frames[-1].indent >= column:
+        while self.frames[-1].indent >= column:  # (the root's indent, -1, is below every column)
             self.frames.pop()
 
     def path(self) -> tuple[Segment, ...]:
@@ -266,7 +262,7 @@ def _scalar(path: tuple[Segment, ...], role: str, line_start: int, at: int, col:
     inner = token[1:] if quote else token
     if quote and inner.endswith(quote):
         inner = inner[:-1]
-    prefix = content[at + (1 if quote else 0):max(col, at + (1 if quote else 0))]
+    prefix = content[at + (1 if quote else 0):col]  # empty when the cursor is before the opening quote
     return Cursor(path, role, line_start + at, line_start + at + len(token), prefix[:len(inner)], inner, siblings,
                   quote=quote)
 
@@ -274,14 +270,9 @@ def _scalar(path: tuple[Segment, ...], role: str, line_start: int, at: int, col:
 def _keys_below(lines: LineIndex, line: int, column: int) -> set[str]:
     """Keys of the same mapping written below the cursor's line."""
     found: set[str] = set()
-    block: int | None = None
-    for number in range(line + 1, len(lines)):
+    for number in range(line + 1, len(lines)):  # (a block scalar's text is deeper than its key: never one of them)
         content = lines.content(number)
         stripped = content.strip()
-        if block is not None:
-            if not stripped or indent_width(content, tabs=True) > block:
-                continue
-            block = None
         if not stripped or stripped.startswith("#"):
             continue
         if _SEPARATOR.match(content):
@@ -292,8 +283,6 @@ def _keys_below(lines: LineIndex, line: int, column: int) -> set[str]:
         split = split_key(content[indent:])
         if split is not None and indent == column:
             found.add(split[0])
-            if _strip_comment(content[indent + split[2]:])[:1] in ("|", ">"):
-                block = indent
     return found
 
 
@@ -399,7 +388,7 @@ def _flow_at(stack: list[_Container], base: tuple[Segment, ...], text: str, star
         return None
     top = stack[-1]
     path = (*base, *(c.seg for c in stack[1:] if c.seg is not None))
-    quote = text[start] if start < len(text) and start < end and text[start] in "\"'" else ""
+    quote = text[start] if start < end and text[start] in "\"'" else ""  # (end is at most len(text))
     prefix = text[start + len(quote):offset]
     if top.is_map and top.expect_key:
         siblings = top.keys | _flow_keys_after(text, end, json)

@@ -111,7 +111,7 @@ def test_reference_sample_of_the_later_shape_migrates_validates_and_renders(tmp_
 ])
 def test_what_cannot_be_migrated_mechanically_is_refused_and_left_alone(change, reason) -> None:  # type: ignore[no-untyped-def]
     text = change((HERE / "older-inline.yaml").read_text())
-    migration = migrate_text(text, "m.yaml", Limits())
+    migration = migrate_text(text, Limits())
     assert migration.text == text and migration.moved == 0
     (note,) = migration.notes
     assert note[1].startswith("cannot migrate this Experiment: " + reason), note
@@ -120,11 +120,11 @@ def test_what_cannot_be_migrated_mechanically_is_refused_and_left_alone(change, 
 def test_judge_settings_without_a_dataset_and_a_flow_spec_are_refused() -> None:
     head = "apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: Experiment\nmetadata: {name: x}\n"
     lonely = head + "spec:\n  agentRef: {name: a}\n  llmAsAJudgeModel: m\n"
-    assert migrate_text(lonely, "m.yaml", Limits()).notes == [
+    assert migrate_text(lonely, Limits()).notes == [
         (6, "cannot migrate this Experiment: spec.llmAsAJudgeModel belongs to a dataset, and there is no "
             "spec.dataset.s3/url or spec.scenarios: move it into spec.dataset.inline by hand")]
     flow = head + "spec: {agentRef: {name: a}, scenarios: []}\n"
-    assert migrate_text(flow, "m.yaml", Limits()).notes == [
+    assert migrate_text(flow, Limits()).notes == [
         (4, "cannot migrate this Experiment: spec is written in flow style ({...}): migrate it by hand")]
 
 
@@ -152,6 +152,6 @@ def test_a_line_break_only_python_counts_before_the_experiment_does_not_move_the
     same count, or every edit of the Experiment after it lands one line off."""
     old = FIXTURES[0].read_bytes().decode()
     first = "# a\u2028b\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: x}\n---\n"
-    alone = migrate_text(old, "m.yaml", Limits())
-    after = migrate_text(first + old, "m.yaml", Limits())
+    alone = migrate_text(old, Limits())
+    after = migrate_text(first + old, Limits())
     assert after.text == first + alone.text

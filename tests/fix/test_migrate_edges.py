@@ -18,7 +18,7 @@ API = "testbench.agentic-layer.ai/v1alpha1"
 
 
 def _migrate(text: str) -> tuple[str, list[tuple[int, str]], int]:
-    m = migrate_text(text, "m.yaml", Limits())
+    m = migrate_text(text, Limits())
     return m.text, m.notes, m.moved
 
 
@@ -231,15 +231,15 @@ def test_json_experiments_are_named_not_edited() -> None:
 
 def test_limits_apply_to_the_document_and_to_its_migrated_form() -> None:
     text = SPEC + "  scenarios:\n  - steps:\n    - input: a\n"
-    assert migrate_text(text, "m.yaml", Limits(max_depth=5)).notes == []  # the document itself is too deep
+    assert migrate_text(text, Limits(max_depth=5)).notes == []  # the document itself is too deep
     # it fits, but spec.dataset.inline adds two levels
-    assert migrate_text(text, "m.yaml", Limits(max_depth=7)).notes == [(1, CANNOT + "the edited document did not "
+    assert migrate_text(text, Limits(max_depth=7)).notes == [(1, CANNOT + "the edited document did not "
                                                                         "read back as the migrated Experiment "
                                                                         "(anchors, aliases or an unusual layout?): "
                                                                         "migrate it by hand")]
-    assert migrate_text(text, "m.yaml", Limits(max_depth=8)).moved == 1
+    assert migrate_text(text, Limits(max_depth=8)).moved == 1
     exp = '{"apiVersion": "' + API + '", "kind": "Experiment", "spec": {"scenarios": [{"steps": [{"a": 1}]}]}}'
-    assert migrate_text(exp, "m.json", Limits(max_depth=3)).notes == []
+    assert migrate_text(exp, Limits(max_depth=3)).notes == []
 
 
 def test_every_kind_of_move_counts_in_one_document_and_across_documents() -> None:
