@@ -10,8 +10,8 @@ import pytest
 from kubectl_testbench.fix import apply
 from kubectl_testbench.fix.apply import Note, _overlap, _reads_back, _verified
 from kubectl_testbench.validate.diagnostics import Diagnostic, Edit, Fix, FixKind, Severity
-from kubectl_testbench.validate.edits import apply_edits
 from kubectl_testbench.validate.engine import Options
+from kubectl_testbench.validate.fix_placement import apply_edits
 
 
 def _offered(*spans: tuple[int, int], message: str = "m") -> Diagnostic:
