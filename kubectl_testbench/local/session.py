@@ -211,10 +211,10 @@ def run(prepared: Prepared, output_dir: Path, *, python: Path | None = None, run
 
 def _swap(new: Path, target: Path) -> None:
     """Put ``new`` at ``target``; an earlier run's directory there goes (renamed aside first, then removed)."""
-    old = None
-    if target.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
-        os.rename(target, old / "previous")
+    if not target.exists():
+        os.rename(new, target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    os.rename(target, old / "previous")
     os.rename(new, target)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    shutil.rmtree(old, ignore_errors=True)
