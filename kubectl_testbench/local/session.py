@@ -118,10 +118,10 @@ def prepare(path: str, endpoints: Endpoints, *, namespace: str | None = None,
     workflows = [o for o in objects if o.get("kind") == "TestWorkflow"]
     if len(workflows) != 1:
         raise PrepareError(f"{path}: holds {len(workflows)} Experiments; run --local runs exactly one")
-    labels = workflows[0]["metadata"].get("labels") or {}
     from kubectl_testbench.model import naming
 
-    experiment = f"{labels.get(naming.LABEL_NAMESPACE, '')}/{labels.get(naming.LABEL_NAME, '')}"
+    labels = workflows[0]["metadata"]["labels"]  # render puts both on every object it writes
+    experiment = f"{labels[naming.LABEL_NAMESPACE]}/{labels[naming.LABEL_NAME]}"
     resolved = resolve_objects(objects, execution=ExecutionContext(id=execution or execution_id()))
     if resolved.failures:
         _, err = resolved.failures[0]

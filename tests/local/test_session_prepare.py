@@ -67,6 +67,20 @@ def test_references_are_looked_up_in_the_values_and_the_given_env_wins_over_them
     assert {s.env["OTEL_EXPORTER_OTLP_ENDPOINT"] for s in given.steps} == {"http://127.0.0.1:1"}
 
 
+def test_an_experiment_without_a_dataset_configmap_is_its_workflow_alone() -> None:
+    """An s3 dataset: the TestWorkflow is all render writes, and its setup step fetches the dataset."""
+    minio = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "minio-credentials"},
+             "stringData": {"user": "u", "password": "p"}}
+    prepared = prepare(str(EXAMPLES / "experiments" / "rag-s3-nightly.yaml"), LOCAL, values=[minio],
+                       given_env={"MINIO_ENDPOINT": "http://127.0.0.1:9000"})
+    assert (prepared.experiment, prepared.workflow) == ("knowledge/docs-rag-nightly",
+                                                        "docs-rag-nightly-knowledge-workflow")
+    assert [s.name for s in prepared.steps] == ["setup", "run", "evaluate-results", "visualize-metrics"]
+    setup = prepared.steps[0].env
+    assert (setup["MINIO_ENDPOINT"], setup["MINIO_ROOT_USER"], setup["MINIO_ROOT_PASSWORD"]) == (
+        "http://127.0.0.1:9000", "u", "p")
+
+
 def test_warnings_are_kept_one_finding_each_without_the_final_newline(tmp_path: Path) -> None:
     path = variant(tmp_path, "  env:\n", '  env:\n    - name: X\n      value: "1"\n    - name: X\n      value: "2"\n')
     prepared = prepare(path, LOCAL)
