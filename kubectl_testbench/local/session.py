@@ -17,10 +17,10 @@ import secrets
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kubectl_testbench import layout
 from kubectl_testbench.local.execute import StepResult, WarmStep, host_path, run_container_step, run_step, warmable
@@ -28,6 +28,9 @@ from kubectl_testbench.local.plan import Endpoints, PlanError, plan
 from kubectl_testbench.local.progress import Tracker
 from kubectl_testbench.local.steps import LocalStep, StepError, local_steps
 from kubectl_testbench.local.values import Values, ValuesError
+
+if TYPE_CHECKING:
+    from kubectl_testbench.validate.diagnostics import Diagnostic
 
 MARKER = ".kubectl-testbench-run"
 """Marks an output directory as ours: only such a directory is replaced by the next run."""
@@ -107,20 +110,18 @@ def prepare(path: str, endpoints: Endpoints, *, namespace: str | None = None,
     from kubectl_testbench.pipeline.render import Request, render_all
     from kubectl_testbench.render.resolve import ExecutionContext, resolve_objects
     from kubectl_testbench.render.settings import Flags
-    from kubectl_testbench.validate.report import text_line
 
     outcome = render_all([path], Request(flags=Flags(namespace=namespace or DEFAULT_NAMESPACE), fmt="json"), jobs=1)
     if not outcome.ok:
-        raise PrepareError(f"{path}: nothing run: {outcome.counts.summary()}",
-                           [text_line(d).rstrip("\n") for d in outcome.problems])
+        raise PrepareError(f"{path}: nothing run: {outcome.counts.summary()}", _lines(outcome.problems))
     objects = [o.data for o in outcome.objects if o.data is not None]
     workflows = [o for o in objects if o.get("kind") == "TestWorkflow"]
     if len(workflows) != 1:
         raise PrepareError(f"{path}: holds {len(workflows)} Experiments; run --local runs exactly one")
-    labels = workflows[0]["metadata"].get("labels") or {}
     from kubectl_testbench.model import naming
 
-    experiment = f"{labels.get(naming.LABEL_NAMESPACE, '')}/{labels.get(naming.LABEL_NAME, '')}"
+    labels = workflows[0]["metadata"]["labels"]  # render puts both on every object it writes
+    experiment = f"{labels[naming.LABEL_NAMESPACE]}/{labels[naming.LABEL_NAME]}"
     resolved = resolve_objects(objects, execution=ExecutionContext(id=execution or execution_id()))
     if resolved.failures:
         _, err = resolved.failures[0]
@@ -130,7 +131,14 @@ def prepare(path: str, endpoints: Endpoints, *, namespace: str | None = None,
         steps = plan(local_steps(workflow, Values(values, given_env)), endpoints, given_env)
     except (StepError, PlanError, ValuesError) as err:
         raise PrepareError(str(err)) from None
-    return Prepared(experiment, workflow.name, steps, [text_line(d).rstrip("\n") for d in outcome.warnings])
+    return Prepared(experiment, workflow.name, steps, _lines(outcome.warnings))
+
+
+def _lines(diagnostics: Iterable[Diagnostic]) -> list[str]:
+    """One finding each, as ``validate`` prints it, without the newline that ends every one."""
+    from kubectl_testbench.validate.report import text_line
+
+    return [text_line(d).removesuffix("\n") for d in diagnostics]
 
 
 def check_output_dir(output_dir: Path) -> None:
@@ -203,10 +211,10 @@ def run(prepared: Prepared, output_dir: Path, *, python: Path | None = None, run
 
 def _swap(new: Path, target: Path) -> None:
     """Put ``new`` at ``target``; an earlier run's directory there goes (renamed aside first, then removed)."""
-    old = None
-    if target.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
-        os.rename(target, old / "previous")
+    if not target.exists():
+        os.rename(new, target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    os.rename(target, old / "previous")
     os.rename(new, target)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    shutil.rmtree(old, ignore_errors=True)

@@ -75,6 +75,7 @@ def test_a_step_over_its_timeout_is_stopped(tmp_path: Path) -> None:
     result = run_step(fake_python(tmp_path, "sleep 30\n"), LocalStep("s", ("x",)), tmp_path / "root",
                       base_env={"PATH": os.environ["PATH"]}, timeout=0.5)
     assert result.timed_out and "timed out" in result.explain()
+    assert result.seconds < 20, "sh is killed; the sleep it started holds the output open: read for 10 s more at most"
 
 
 def test_preflight_takes_any_http_answer_and_names_what_does_not_answer() -> None:
@@ -188,3 +189,132 @@ def test_a_warm_step_that_is_never_released_is_stopped(tmp_path: Path) -> None:
     warm = WarmStep(Path(sys.executable), LocalStep("p", ("-m", "json.tool")), tmp_path, {})
     warm.cancel()
     assert warm.running.process.poll() is not None
+
+
+def test_a_container_step_runs_the_runtime_in_the_root_with_values_by_name_over_what_is_passed(tmp_path: Path) -> None:
+    from kubectl_testbench.local.execute import run_container_step
+
+    runtime = fake_python(tmp_path, 'echo "$@"; echo "URL=$URL KEEP=$KEEP OTHER=$OTHER"; pwd; cat data/in.json\n')
+    root = tmp_path / "root"
+    step = LocalStep("s", ("-m", "testbench.x", "http://localhost:1/v1"), {"URL": "http://127.0.0.1:1", "KEEP": "step"},
+                     working_dir="/app", files={"/data/in.json": b'{"in": 1}'})
+    lines: list[str] = []
+    result = run_container_step(str(runtime), "img:1", step, root, on_line=lines.append, timeout=30,
+                                base_env={"PATH": os.environ["PATH"], "KEEP": "base", "OTHER": "passed"})
+    argv = container_command(str(runtime), "img:1", step, root).argv
+    assert lines == [" ".join(argv[1:]), "URL=http://127.0.0.1:1 KEEP=step OTHER=passed", str(root), '{"in": 1}']
+    assert (result.step, result.returncode, result.output, result.timed_out) == (step, 0, "\n".join(lines) + "\n",
+                                                                                 False)
+    assert 0 < result.seconds < 30
+
+
+def test_a_container_step_gets_nothing_but_its_own_env_unless_passed_and_stops_at_its_timeout(tmp_path: Path) -> None:
+    from kubectl_testbench.local.execute import run_container_step
+
+    runtime = fake_python(tmp_path, 'echo "HOME=$HOME KEEP=$KEEP"; exit 4\n')
+    step = LocalStep("s", ("-m", "testbench.x"), {"KEEP": "step"})
+    result = run_container_step(str(runtime), "img", step, tmp_path / "root")
+    assert (result.returncode, result.output, result.timed_out) == (4, "HOME= KEEP=step\n", False)
+    sleeper = fake_python(tmp_path, "echo started; exec sleep 30\n")
+    slow = run_container_step(str(sleeper), "img", step, tmp_path / "root", base_env={"PATH": os.environ["PATH"]},
+                              timeout=0.5)
+    assert slow.timed_out and slow.output == "started\n" and slow.seconds < 10
+
+
+def test_output_lines_are_kept_as_written_undecodable_bytes_replaced_and_nothing_is_no_output(tmp_path: Path) -> None:
+    python = fake_python(tmp_path, r"printf 'MAX\nspaced  \ncr\r\n\377bad\nlast'" + "\n")
+    lines: list[str] = []
+    result = run_step(python, LocalStep("s", ("x",)), tmp_path / "root", on_line=lines.append)
+    assert lines == ["MAX", "spaced  ", "cr\r", "\ufffdbad", "last"]
+    assert (result.returncode, result.output, result.timed_out) == (0, "MAX\nspaced  \ncr\r\n\ufffdbad\nlast\n", False)
+    silent = run_step(fake_python(tmp_path, "exit 0\n"), LocalStep("s", ("x",)), tmp_path / "root")
+    assert (silent.output, silent.tail()) == ("", "") and 0 < silent.seconds < 30
+
+
+def test_a_step_never_reads_this_processs_stdin(tmp_path: Path) -> None:
+    python = fake_python(tmp_path, "cat; echo end\n")
+    read, write = os.pipe()
+    os.write(write, b"typed at the terminal\n")
+    os.close(write)
+    saved = os.dup(0)
+    os.dup2(read, 0)
+    try:
+        result = run_step(python, LocalStep("s", ("x",)), tmp_path / "root", timeout=30)
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+        os.close(read)
+    assert result.output == "end\n"
+
+
+def test_host_paths_relative_to_a_default_or_relative_working_dir_stay_under_the_root(tmp_path: Path) -> None:
+    assert host_path(tmp_path, "data/x") == tmp_path / "data" / "x"
+    assert host_path(tmp_path, "x", "work") == tmp_path / "work" / "x"
+    assert host_path(tmp_path, "../../etc/passwd", "work") == tmp_path / "etc" / "passwd"
+
+
+def test_a_step_without_files_still_gets_its_nested_working_dir(tmp_path: Path) -> None:
+    from kubectl_testbench.local.execute import place_files
+
+    assert place_files(LocalStep("s", ("x",), working_dir="/work/deep/dir"), tmp_path) == tmp_path / "work" / "deep" / \
+        "dir"
+    assert (tmp_path / "work" / "deep" / "dir").is_dir()
+
+
+def warm_package(tmp_path: Path, main: str) -> Path:
+    """A module ``probe`` whose top-level import prints while it warms up, and whose own body is ``main``."""
+    package = tmp_path / "pkg"
+    package.mkdir(exist_ok=True)
+    (package / "noisy.py").write_text("print('imported', flush=True)\n")
+    (package / "probe.py").write_text("import noisy\n" + main)
+    return package
+
+
+def warmed(warm: object, deadline: float = 20.0) -> None:
+    """Until the warm step has said it imported (its reader holds the line)."""
+    import time
+
+    start = time.monotonic()
+    while not warm.running.lines and time.monotonic() - start < deadline:  # type: ignore[attr-defined]
+        time.sleep(0.02)
+    assert warm.running.lines == ["imported"]  # type: ignore[attr-defined]
+
+
+def test_a_warm_step_hands_over_what_it_printed_while_warming_then_the_rest(tmp_path: Path) -> None:
+    import sys
+
+    from kubectl_testbench.local.execute import WarmStep
+
+    package = warm_package(tmp_path, "import os\nprint('ran in', os.getcwd())\n")
+    step = LocalStep("probe", ("-m", "probe"), {"PYTHONPATH": str(package)}, working_dir="/work/deep")
+    warm = WarmStep(Path(sys.executable), step, tmp_path / "root", {"PATH": os.environ["PATH"]})
+    warmed(warm)
+    lines: list[str] = []
+    result = warm.release(on_line=lines.append, timeout=60)
+    ran = f"ran in {tmp_path / 'root' / 'work' / 'deep'}"
+    assert lines == ["imported", ran]
+    assert (result.step, result.returncode, result.output, result.timed_out) == (step, 0, f"imported\n{ran}\n", False)
+    assert 0 < result.seconds < 60
+
+
+def test_a_released_warm_step_over_its_timeout_is_stopped(tmp_path: Path) -> None:
+    import sys
+
+    from kubectl_testbench.local.execute import WarmStep
+
+    package = warm_package(tmp_path, "import time\nprint('running', flush=True)\ntime.sleep(30)\n")
+    step = LocalStep("probe", ("-m", "probe"), {"PYTHONPATH": str(package)})
+    warm = WarmStep(Path(sys.executable), step, tmp_path / "root", {"PATH": os.environ["PATH"]})
+    warmed(warm)
+    result = warm.release(timeout=1)
+    assert result.timed_out and result.output == "imported\nrunning\n" and result.seconds < 10
+
+
+def test_only_a_module_step_can_start_warm(tmp_path: Path) -> None:
+    import sys
+
+    from kubectl_testbench.local.execute import WarmStep
+
+    with pytest.raises(ValueError, match=r"^step setup is not a -m step$"):
+        WarmStep(Path(sys.executable), LocalStep("setup", ("-c", "print()")), tmp_path, {})
+    assert list(tmp_path.iterdir()) == []

@@ -66,6 +66,14 @@ def test_the_datasets_shape_is_steps_per_scenario_or_nothing(tmp_path: Path) -> 
         assert dataset_shape(tmp_path) == shape, text
 
 
+@pytest.mark.usefixtures("ascii_locale")
+def test_the_dataset_is_read_as_utf_8_whatever_the_locale(tmp_path: Path) -> None:
+    dataset = tmp_path / layout.DATASET_PATH.lstrip("/")
+    dataset.parent.mkdir(parents=True)
+    dataset.write_bytes('{"scenarios": [{"name": "Wetter in München", "steps": [{"input": "☂?"}]}]}'.encode())
+    assert dataset_shape(tmp_path) == [1]
+
+
 def test_execution_ids_are_testkube_shaped_and_start_with_the_time() -> None:
     before = int(time.time())
     first, second = execution_id(), execution_id()
