@@ -21,6 +21,9 @@ KNOWN = "(known: {name}, {namespace}, {port})"
     ("http://{name}.{ns}:{Port}", "unknown placeholders {ns}, {Port} " + KNOWN + "; did you mean {port} for {Port}?"),
     ("http://{ name }:8000", "unknown placeholder { name } " + KNOWN + "; did you mean {name}?"),
     ("http://{}/", "unknown placeholder {} " + KNOWN),
+    ("http://{n_a}/", "unknown placeholder {n_a} " + KNOWN + "; did you mean {name}?"),  # close enough: 0.57
+    ("http://{nme}:{prt}", "unknown placeholders {nme}, {prt} " + KNOWN + "; did you mean {name} for {nme}, "
+                           "{port} for {prt}?"),
     ("http://{name}.{namespace}.svc:{port}/a2a", None),
     ("http://{{ config.host }}:{port}", None),  # Testkube syntax is text to us: escaped later, not a placeholder
 ])
