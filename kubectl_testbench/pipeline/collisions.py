@@ -48,7 +48,7 @@ def reported_as_clash(origin: Hashable, other: Hashable, clashing: Collection[Ha
 
 
 def duplicate(origin: str, message: str, hint: str) -> Diagnostic:
-    """A meeting that stops the command, at ``origin`` (``file:line``) of the object that came later."""
+    """A meeting that stops the command, at ``origin`` (``file:line``, as every front-end writes the place of
+    an object) of the object that came later."""
     file, _, line = origin.rpartition(":")
-    return Diagnostic(RENDER_DUPLICATE.id, Severity.ERROR, message, file, int(line) if line.isdigit() else 0, 1,
-                      hint=hint)
+    return Diagnostic(RENDER_DUPLICATE.id, Severity.ERROR, message, file, int(line), 1, hint=hint)

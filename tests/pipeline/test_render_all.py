@@ -167,3 +167,151 @@ def test_an_interrupt_drops_what_the_sink_holds(tmp_path: Path, monkeypatch: pyt
     with pytest.raises(KeyboardInterrupt):
         render_all([_write(tmp_path / "w.yaml", EXPERIMENT)], Request(), jobs=1, sink=sink)
     assert sink.aborted == 1
+
+
+# --- render_source: each of the request's settings reaches the reading and the rendering -----------------------
+
+
+def _defaults(directory: Path, namespace: str) -> str:
+    path = directory / "testbench-defaults.yaml"
+    path.write_text("apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: RenderDefaults\nmetadata: {name: d}\n"
+                    f"spec: {{testkubeNamespace: {namespace}}}\n", encoding="utf-8")
+    return str(path)
+
+
+def _names(request: Request, *paths: str) -> list[str]:
+    return [o.filename for r in render_paths(list(paths), request, jobs=1) for o in r.objects]
+
+
+def test_the_defaults_file_given_or_found_next_to_the_input(tmp_path: Path) -> None:
+    here = tmp_path / "here"
+    here.mkdir()
+    path = _write(here / "w.yaml", EXPERIMENT)
+    _defaults(here, "near")
+    given = _defaults(tmp_path, "given")
+    assert _names(Request(), path)[0] == "configmap_near_weather-team-a-experiment.yaml"
+    assert _names(Request(defaults_file=given), path)[0] == "configmap_given_weather-team-a-experiment.yaml"
+    assert _names(Request(discover_defaults=False), path)[0] == "configmap_testkube_weather-team-a-experiment.yaml"
+
+
+def test_a_broken_defaults_file_counts_as_its_errors_and_every_experiment_of_the_file(tmp_path: Path) -> None:
+    (tmp_path / "testbench-defaults.yaml").write_text(
+        "apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: RenderDefaults\nmetadata: {name: d}\n"
+        "spec: {agentPort: 70000, testkubeNamespace: UPPER}\n", encoding="utf-8")
+    broken = copy.deepcopy(EXPERIMENT)
+    broken["metadata"]["name"] = "other"
+    broken["spec"]["dataset"]["inline"]["defaultThreshold"] = 3  # one error of the file itself
+    path = _write(tmp_path / "w.yaml", EXPERIMENT, broken)
+    [file_render] = list(render_paths([path], Request(), jobs=1))
+    counts = file_render.result.counts
+    assert (counts.experiments, counts.valid, counts.invalid, counts.errors) == (2, 0, 2, 3)
+    assert file_render.objects == [] and file_render.result.experiments == []
+
+
+def test_the_request_reads_as_asked(tmp_path: Path) -> None:
+    from kubectl_testbench.load.limits import Limits
+    from kubectl_testbench.load.sources import SourceError
+    from kubectl_testbench.pipeline.render import render_source
+
+    gone = render_source(SourceError("gone.yaml", "input/not-found", "no such file"), Request()).result
+    assert [(d.rule, d.file, d.message) for d in gone.diagnostics] == [("input/not-found", "gone.yaml",
+                                                                       "no such file")]
+    path = _write(tmp_path / "w.yaml", EXPERIMENT)
+    [small] = list(render_paths([path], Request(limits=Limits(max_file_bytes=10)), jobs=1))
+    assert [d.rule for d in small.result.diagnostics] == ["input/too-large"]
+    template = tmp_path / "t.yaml"
+    template.write_text("apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: Experiment\n"
+                        "metadata: {name: {{ .Values.name }}}\n", encoding="utf-8")
+    [hook] = list(render_paths([str(template)], Request(only_testbench_files=True), jobs=1))
+    assert [d.rule for d in hook.result.diagnostics] == ["input/template"]
+    no_gateway = copy.deepcopy(EXPERIMENT)
+    del no_gateway["spec"]["aiGatewayRef"]
+    lax = _write(tmp_path / "lax.yaml", no_gateway)
+    [strict] = list(render_paths([lax], Request(strict=True, discover_defaults=False), jobs=1))
+    assert strict.result.counts.invalid == 1 and strict.objects == []
+
+
+def test_the_objects_keep_their_data_only_when_asked() -> None:
+    from kubectl_testbench.pipeline.render import compile_experiments
+    from kubectl_testbench.render.settings import Defaults
+    from kubectl_testbench.validate.engine import ExperimentDoc
+
+    exp = ExperimentDoc("w.yaml", 0, 4, copy.deepcopy(EXPERIMENT))
+    plain = compile_experiments([exp], Flags(), None, "yaml")
+    assert [o.data for o in plain] == [None, None] and {o.origin for o in plain} == {"w.yaml:4"}
+    kept = compile_experiments([exp], Flags(), Defaults(testkube_namespace="tk"), "yaml", keep_data=True)
+    assert all(o.data is not None for o in kept) and kept[0].filename.startswith("configmap_tk_")
+
+
+def test_keep_for_render_asks_why_a_passed_manifest_cannot_be_taken() -> None:
+    from kubectl_testbench.render.manifests import is_rendered, manifest_problem
+
+    keep = keep_for_render(True)
+    assert keep.experiments and keep.manifest is is_rendered and keep.manifest_problem is manifest_problem
+
+
+# --- render_all: what reaches the sink, and the collision checks across files -----------------------------------
+
+
+def test_nothing_is_given_to_the_sink_after_the_first_collision_but_later_ones_are_found(tmp_path: Path) -> None:
+    first = _write(tmp_path / "1.yaml", _named("a-b", "c"))
+    second = _write(tmp_path / "2.yaml", _named("a", "b-c"))
+    third = _write(tmp_path / "3.yaml", _named("other", "team"))
+    fourth = _write(tmp_path / "4.yaml", _named("other-team", "x"))  # not a collision: x-y-z names differ
+    fifth = _write(tmp_path / "5.yaml", _named("other", "team"))  # a copy of the third: a clash, said once
+    sink = Recording()
+    out = render_all([first, second, third, fourth, fifth], Request(), jobs=1, sink=sink)
+    assert sink.taken == ["configmap_testkube_a-b-c-experiment.yaml", "testworkflow_testkube_a-b-c-workflow.yaml"]
+    assert [(d.rule, d.file) for d in out.problems] == [("semantic/duplicate-experiment", fifth),
+                                                        ("render/duplicate", second), ("render/duplicate", second)]
+
+
+def test_a_name_with_dots_is_named_whole_in_a_collision(tmp_path: Path) -> None:
+    first = _write(tmp_path / "1.yaml", _named("v1.2-b", "c"))
+    second = _write(tmp_path / "2.yaml", _named("v1.2", "b-c"))
+    out = render_all([first, second], Request(), jobs=1, sink=Recording())
+    assert out.problems[0].message == f"configmap testkube v1.2-b-c-experiment is also generated by {first}:1"
+
+
+def test_json_copies_are_compared_as_data_not_as_text(tmp_path: Path) -> None:
+    import json
+
+    out = render_all([_write(tmp_path / "src.yaml", EXPERIMENT)], Request(fmt="json"), jobs=1, sink=Recording())
+    reordered = [dict(reversed(list(json.loads(o.text).items()))) for o in out.objects]
+    copies = tmp_path / "rendered.json"
+    copies.write_text("\n".join(json.dumps(o) for o in reordered), encoding="utf-8")
+    exp = _write(tmp_path / "exp.yaml", EXPERIMENT)
+    again = render_all([exp, str(copies)], Request(fmt="json", pass_manifests=True), jobs=1, sink=Recording())
+    assert again.ok, again.problems
+
+
+def test_an_experiment_without_a_namespace_clashes_in_the_namespace_it_goes_to(tmp_path: Path) -> None:
+    bare = copy.deepcopy(EXPERIMENT)
+    del bare["metadata"]["namespace"]
+    first = _write(tmp_path / "1.yaml", EXPERIMENT)
+    second = _write(tmp_path / "2.yaml", bare)
+    out = render_all([first, second], Request(flags=Flags(namespace="team-a")), jobs=1, sink=Recording())
+    assert [(d.rule, d.file) for d in out.problems] == [("semantic/duplicate-experiment", second)]
+
+
+def test_the_jobs_asked_for_reach_the_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import kubectl_testbench.pipeline.inputs as inputs
+    import kubectl_testbench.pipeline.pool as pool
+
+    workers: list[int] = []
+
+    def ordered_map(fn: Any, items: Any, options: Any, count: int) -> Any:
+        workers.append(count)
+        return (fn(item, options) for item in items)
+
+    monkeypatch.setattr(pool, "ordered_map", ordered_map)
+    monkeypatch.setattr(inputs, "PARALLEL_MIN_FILES", 2)
+    paths = [_write(tmp_path / "1.yaml", _named("a", "x")), _write(tmp_path / "2.yaml", _named("b", "x"))]
+    assert render_all(paths, Request(), jobs=3).ok and workers == [3]
+    assert render_all(paths, Request(), jobs=1).ok and workers == [3]
+
+
+def test_without_a_sink_the_objects_are_returned_in_order(tmp_path: Path) -> None:
+    out = render_all([_write(tmp_path / "w.yaml", EXPERIMENT)], Request(), jobs=1)
+    assert [o.filename for o in out.objects] == ["configmap_testkube_weather-team-a-experiment.yaml",
+                                                  "testworkflow_testkube_weather-team-a-workflow.yaml"]
