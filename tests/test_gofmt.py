@@ -113,7 +113,8 @@ def test_a_json_string_reads_as_the_api_server_decodes_and_quotes_it(go_program:
     and pairs, which both decoders join. U+DC80..U+DCFF alone are left out: in our strings they are undecodable
     bytes (surrogateescape), which Go is given as the bytes themselves (the test above)."""
     sources = ['"\\ud800"', '"a\\udd00b"', '"\\udfff"', '"\\udc7f"', '"\\ud83d\\ude00"', '"\\u0080"', '"\\uffff"',
-               '"\\ud800\\ud800"', '"\\u0378"', '"\\u007f\\u0080\\u009f\\u00a0"', '"\\udb40\\udc01"']
+               '"\\ud800\\ud800"', '"\\u0378"', '"\\ue000"', '"\\udfff\\ue000"', '"\\u007f\\u0080\\u009f\\u00a0"',
+               '"\\udb40\\udc01"']
     answers = _go_answers(go_program, [], [], [json.loads(s) for s in sources])
     assert answers == [quote(json.loads(s)) for s in sources]
 
