@@ -51,3 +51,17 @@ def test_a_spec_or_gateway_that_is_not_a_mapping_is_only_a_schema_finding() -> N
     assert [r[0] for r in _rows("  aiGateway: [x]\n")] == ["schema/type"]
     assert [d.rule for d in validate_text(HEAD.replace("spec:\n", "spec: 3\n"), "d.yaml").diagnostics] == [
         "schema/type"]
+
+
+def test_an_unknown_field_is_placed_at_its_key_with_the_schemas_hint() -> None:
+    assert _rows("  agentPrt: 80\n") == [
+        ("schema/unknown-field", 6, 3, "spec.agentPrt", 'unknown field "spec.agentPrt"', 'did you mean "agentPort"?',
+         "RenderDefaults")]
+
+
+def test_every_finding_of_the_document_at_once() -> None:
+    result = validate_text(HEAD + "  testkubeNamespace: Bad_NS\n  agentPort: 70000\n  agentUrl: http://{nme}\n",
+                           "d.yaml")
+    assert [(d.rule, d.severity.value, d.file, d.line) for d in result.diagnostics] == [
+        ("semantic/dns-label", "error", "d.yaml", 6), ("schema/maximum", "error", "d.yaml", 7),
+        ("semantic/url-placeholder", "error", "d.yaml", 8)]
