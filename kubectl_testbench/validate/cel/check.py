@@ -15,7 +15,8 @@ the subset of those checks that decides verdicts for rules a CRD can hold, on ce
 - fields of an object are declared ("undefined field 'nope'"; an object that keeps unknown fields still
   declares only its properties); list literals are homogeneous;
 - literal arguments are checked as cel-go's validators and constant folding check them: ``duration('x')``,
-  ``timestamp('x')``, ``matches('[')``, ``int('x')``.
+  ``timestamp('x')``, ``matches('[')``, ``int('x')``. Validators (these, and homogeneous literals) run only on a
+  rule the type checker accepted, and each reports its refusals in the order of their places, as cel-go does.
 
 Everything the checker cannot type is ``dyn`` and passes: a missing check lets celpy evaluate (and, where it
 must, fail at evaluation), it never refuses a rule cel-go accepts. Messages are cel-go's first line, with its
@@ -103,10 +104,10 @@ _QUANTITY_METHODS: dict[str, tuple[tuple[tuple[CelType, ...], ...], CelType]] = 
     "asApproximateFloat": (((),), DOUBLE), "add": (((QUANTITY,), (INT,)), QUANTITY),
     "sub": (((QUANTITY,), (INT,)), QUANTITY),
 }
-_INT_TEXT = re.compile(r"[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+)")
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
 _DURATION_TEXT = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+|[+-]?0")
 _TIMESTAMP_TEXT = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[zZ]|[+-][0-9]{2}:[0-9]{2})")
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})")
 
 
 class CheckError(Exception):
@@ -140,8 +141,9 @@ def check(source: str, tree: Any, schema: Schema, original: str | None = None) -
     ``original``: the rule as written, when ``source`` is our rewrite of it (:mod:`syntax`): places are
     reported in the text the user wrote."""
     checker, result = _typed(source, tree, schema, original)
-    if checker.errors:
-        raise CheckError("compilation failed: " + " ".join(checker.errors))
+    errors = checker.errors or checker.invalid
+    if errors:
+        raise CheckError("compilation failed: " + " ".join(text for _, text in sorted(errors, key=lambda e: e[0])))
     if checker.folding:
         raise CheckError(checker.folding)
     if result not in (BOOL, DYN):
@@ -151,7 +153,7 @@ def check(source: str, tree: Any, schema: Schema, original: str | None = None) -
 def expression_type(source: str, tree: Any, schema: Schema) -> CelType | None:
     """The type of an expression at a schema node, or None where cel-go refuses it (for messageExpression)."""
     checker, result = _typed(source, tree, schema)
-    return None if checker.errors or checker.folding else result
+    return None if checker.errors or checker.invalid or checker.folding else result
 
 
 def _typed(source: str, tree: Any, schema: Schema, original: str | None = None) -> tuple[_Checker, CelType]:
@@ -165,7 +167,10 @@ class _Checker:
     source: str
     self_type: CelType
     original: str = ""
-    errors: list[str] = field(default_factory=list)
+    errors: list[tuple[tuple[int, int], str]] = field(default_factory=list)
+    """The type checker's refusals, with their (line, column): cel-go lists them in that order."""
+    invalid: list[tuple[tuple[int, int], str]] = field(default_factory=list)
+    """What cel-go's validators refuse (constant arguments, mixed literals): they run only on a rule that checked."""
     folding: str = ""
     """Constant folding's first refusal ("program instantiation failed: …"): reported after type errors."""
 
@@ -173,13 +178,14 @@ class _Checker:
         shown = ", ".join(str(t) for t in types)
         return self.report(offset, f"found no matching overload for '{name}' applied to '({shown})'")
 
-    def report(self, offset: int, message: str) -> CelType:
+    def report(self, offset: int, message: str, validator: bool = False) -> CelType:
         text = self.original or self.source
         if text != self.source:
             offset = _original_offset(self.source, text, offset)
         line = text.count("\n", 0, offset) + 1
         column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-        self.errors.append(f"ERROR: <input>:{line}:{column}: {message}")
+        (self.invalid if validator else self.errors).append(
+            ((line, column), f"ERROR: <input>:{line}:{column}: {message}"))
         return DYN
 
     def type_of(self, node: Any, scope: dict[str, CelType]) -> CelType:
@@ -203,7 +209,7 @@ class _Checker:
         if (cond not in (BOOL, DYN)) or (_known(then, other) and not _same(then, other)):
             offset = self._operator(node.children[0], node.children[1], "?")
             return self.no_overload(offset, "_?_:_", cond, then, other)
-        return then if then != DYN else other
+        return DYN if DYN in (then, other) else then
 
     def _conditionalor(self, node: Any, scope: dict[str, CelType]) -> CelType:
         return self._logical(node, scope)
@@ -391,8 +397,8 @@ class _Checker:
         if name == "dyn":
             return DYN
         if name in _CONVERSIONS and len(args) == 1:
-            self._literal_conversion(name, args[0], found[0])
-            return _CONVERSIONS[name]
+            paren = self.source.find("(", node.children[0].end_pos)
+            return self._conversion(name, args[0], found[0], paren)
         return DYN
 
     def _presence_test(self, node: Any, args: list[Any]) -> None:
@@ -409,14 +415,19 @@ class _Checker:
         if target.name == "object" and target.fields is not None and not isinstance(target.fields.get(name), dict):
             self.report(self.source.find("(", node.children[0].end_pos), f"undefined field '{name}'")
 
-    def _literal_conversion(self, name: str, arg: Any, found: CelType) -> None:
+    def _conversion(self, name: str, arg: Any, found: CelType, paren: int) -> CelType:
+        """A conversion's result; its argument checked as cel-go's overloads, validators and folding check it."""
         text = _string_literal(arg)
         if name in ("duration", "timestamp"):
+            if found.name not in ("string", "int", name, "dyn", "null"):  # no duration(double), timestamp(bool)…
+                return self.no_overload(paren, name, found)
             valid = {"duration": _DURATION_TEXT, "timestamp": _TIMESTAMP_TEXT}[name]
-            if (text is not None and not valid.fullmatch(text)) or (name == "duration" and found in (INT, DOUBLE)):
-                self.report(_start(arg), f"invalid {name} argument")
+            literal_int = name == "duration" and found == INT and any(t.type == "INT_LIT" for t in _tokens(arg))
+            if (text is not None and not valid.fullmatch(text)) or found == NULL or literal_int:
+                self.report(_start(arg), f"invalid {name} argument", validator=True)
         elif name in ("int", "uint", "double") and text is not None and not self.folding and not _converts(name, text):
             self.folding = f"program instantiation failed: type conversion error from 'string' to '{name}'"
+        return _CONVERSIONS[name]
 
     def _literal_pattern(self, arg: Any, name: str = "matches") -> None:
         """A constant regex is compiled before evaluation: ``matches`` by the checker, ``find``/``findAll``
@@ -430,7 +441,7 @@ class _Checker:
         if error is None:
             return
         if name == "matches":
-            self.report(_start(arg), "invalid matches argument")
+            self.report(_start(arg), "invalid matches argument", validator=True)
         elif not self.folding:
             self.folding = f"program instantiation failed: {error}"
 
@@ -443,22 +454,23 @@ class _Checker:
 
     def _map_lit(self, node: Any, scope: dict[str, CelType]) -> CelType:
         entries = list(node.children[0].children) if node.children else []
-        keys = [self.type_of(e, scope) for e in entries[0::2]]
-        values = [self.type_of(e, scope) for e in entries[1::2]]
-        key = keys[0] if keys and all(k == keys[0] for k in keys) else DYN
-        value = values[0] if values and all(v == values[0] for v in values) else DYN
-        return CelType("map", (key, value))
+        types = [self.type_of(e, scope) for e in entries]
+        return CelType("map", (self._homogeneous(entries[0::2], types[0::2]),
+                               self._homogeneous(entries[1::2], types[1::2])))
 
     def _list_lit(self, node: Any, scope: dict[str, CelType]) -> CelType:
         items = list(node.children[0].children) if node.children else []
-        first: CelType = DYN
-        for item in items:
-            found = self.type_of(item, scope)
-            if first == DYN:
-                first = found
-            elif _known(first, found) and not _same(first, found):
-                self.report(self.position(item), f"expected type '{first}' but found '{found}'")
-        return CelType("list", (first,))
+        return CelType("list", (self._homogeneous(items, [self.type_of(item, scope) for item in items]),))
+
+    def _homogeneous(self, nodes: list[Any], types: list[CelType]) -> CelType:
+        """The element type of a literal's items: theirs when they agree, else dyn. cel-go's validator of
+        homogeneous literals refuses the first item whose type differs from the first's (a dyn item, which may
+        only be a type we do not know, is not judged)."""
+        for item, found in zip(nodes[1:], types[1:], strict=True):
+            if _known(types[0], found) and not _same(types[0], found):
+                self.report(self.position(item), f"expected type '{types[0]}' but found '{found}'", validator=True)
+                break
+        return types[0] if types and all(t == types[0] for t in types) else DYN
 
     def position(self, node: Any) -> int:
         """Where cel-go places a node: a selection at its dot, an index at ``[``, a call at ``(``, an operator
@@ -484,6 +496,8 @@ class _Checker:
             return self._operator(children[0], children[1], "||" if kind == "conditionalor" else "&&")
         if kind == "expr" and len(children) == 3:
             return self._operator(children[0], children[1], "?")
+        if kind in ("list_lit", "map_lit") or (kind == "unary" and len(children) == 2):
+            return int(node.meta.start_pos)
         return _start(node)
 
     def _operator(self, left: Any, right: Any, text: str) -> int:
@@ -587,7 +601,7 @@ def _nullable(other: CelType) -> bool:
 
 def _converts(name: str, text: str) -> bool:
     if name in ("int", "uint"):
-        return bool(_INT_TEXT.fullmatch(text)) and not (name == "uint" and text.startswith("-"))
+        return bool(_INT_TEXT.fullmatch(text)) and not (name == "uint" and text[0] in "+-")
     try:
         float(text)
     except ValueError:
