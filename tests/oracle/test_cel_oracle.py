@@ -88,3 +88,13 @@ def test_the_checker_cases_are_cel_gos_answers(oracle: Oracle) -> None:
         if (found[0] if found else "") != expected_error(short):
             wrong.append(f"{rule!r}: cel-go says {found}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_checker_message_expressions_keep_or_drop_the_field_path_as_cel_go_does(oracle: Oracle) -> None:
+    from tests.oracle.cel_parity import server_findings
+    from tests.validate.test_cel_check import MESSAGE_EXPRESSIONS, SCHEMA
+
+    batch = [({**SCHEMA, "x-kubernetes-validations": [{"rule": "false", "fieldPath": ".s", "messageExpression": e}]},
+              {"s": "x"}) for e, _ in MESSAGE_EXPRESSIONS]
+    paths = [[path for path, _ in server_findings(answer)] for answer in oracle.ask_cel(batch)]
+    assert paths == [[["s"] if kept else []] for _, kept in MESSAGE_EXPRESSIONS]

@@ -29,6 +29,7 @@ SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     "lo": {"type": "array", "items": {"type": "object", "properties": {"x": {"type": "integer"}}}},
     "mo": {"type": "object", "additionalProperties": {"type": "object", "properties": {"x": {"type": "integer"}}}},
     "dt": {"type": "string", "format": "date"}, "by": {"type": "string", "format": "byte"},
+    "e": {"type": "object", "x-kubernetes-embedded-resource": True, "x-kubernetes-preserve-unknown-fields": True},
 }}
 
 
@@ -547,9 +548,66 @@ CASES = [
     ("(self.b ? 1 : self.q) < 'a'", ''),
     ("self.b && (self.b ? 'a' : self.q)", ''),
     ("!(self.b ? 'a' : self.q)", ''),
+    ("self.e.apiVersion == 'v1'", ''),
+    ("self.e.metadata.name == 'a'", ''),
+    ("{1: 'a'} == 1", "1:10: found no matching overload for '_==_' applied to '(map(int, string), int)'"),
+    ("{1: 'a'} == {'a': 1}",
+     "1:10: found no matching overload for '_==_' applied to '(map(int, string), map(string, int))'"),
+    ("self.m == {1: 'a'}",
+     "1:8: found no matching overload for '_==_' applied to '(map(string, string), map(int, string))'"),
+    ('self.mo.k == 1', "1:11: found no matching overload for '_==_' applied to '(selfType.mo.@elem, int)'"),
+    ("self.mo['k'].x == 'a'", "1:16: found no matching overload for '_==_' applied to '(int, string)'"),
+    ("self.lo.map(x, x.x).sum() == 'a'", "1:27: found no matching overload for '_==_' applied to '(int, string)'"),
+    ('self.l.exists(x, x == 1)', "1:20: found no matching overload for '_==_' applied to '(string, int)'"),
+    ('self.l.map(x, x).exists(y, y == 1)', "1:30: found no matching overload for '_==_' applied to '(string, int)'"),
+    ('self.m.exists(k, self.m[k] == 1)', "1:28: found no matching overload for '_==_' applied to '(string, int)'"),
+    ("self.li.filter(x, x > 0).map(y, y + 'a').size() == 1",
+     "1:35: found no matching overload for '_+_' applied to '(int, string)'"),
+    ('self.b == true && self.b == false && null == self.o', ''),
+    ("true == 1 || false == 'a'",
+     "1:6: found no matching overload for '_==_' applied to '(bool, int)' | 1:20: found no matching "
+     "overload for '_==_' applied to '(bool, string)'"),
+    ('[true, false, 1]', "1:15: expected type 'bool' but found 'int'"),
+    ("[false, true, 'true', 1]", "1:15: expected type 'bool' but found 'string'"),
+    ('false+1 == 1', "1:6: found no matching overload for '_+_' applied to '(bool, int)'"),
+    ('self.b ? false : 1', "1:8: found no matching overload for '_?_:_' applied to '(bool, bool, int)'"),
 ]
 
 
 @pytest.mark.parametrize(("rule", "short"), CASES)
 def test_a_rule_compiles_or_is_refused_as_cel_go_refuses_it(rule: str, short: str) -> None:
     assert refusal(rule) == expected_error(short)
+
+
+@pytest.mark.parametrize(("rule", "schema", "expected"), [
+    # a list declares its items' type, dyn without one; an object with properties declares only them
+    ("self[0] == 1", {"type": "array"}, ""),
+    ("self == 1", {"type": "array"},
+     "ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(list(dyn), int)'"),
+    ("self.a == 1", {"type": "object", "properties": {"a": {"type": "string", "format": "int32"}}},
+     "ERROR: <input>:1:8: found no matching overload for '_==_' applied to '(string, int)'"),
+    ("self == 1", {"type": "string", "format": "byte"},
+     "ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(bytes, int)'"),
+    ("self == 1", {"type": "string", "format": "date"},
+     "ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(timestamp, int)'"),
+    ("self.k.nope == 1", {"type": "object", "x-kubernetes-embedded-resource": True,
+                          "x-kubernetes-preserve-unknown-fields": True}, ""),
+])
+def test_the_schema_declares_the_type_of_self(rule: str, schema: dict[str, Any], expected: str) -> None:
+    assert refusal(rule, schema) == (f"compilation failed: {expected}" if expected else "")
+
+
+MESSAGE_EXPRESSIONS = [
+    # the server drops a rule's fieldPath when its messageExpression does not compile to a string (cel-go's
+    # answers: tests/oracle/test_cel_oracle.py)
+    ("self.s", True), ("'a' + self.s", True),
+    ("self.nope", False), ("self.s + 1", False), ("1", False),
+    ("string(int('x'))", False),  # refused by constant folding only
+    ("self.s.matches('[') ? 'a' : 'b'", False),  # refused by a validator only
+]
+
+
+@pytest.mark.parametrize(("expression", "kept"), MESSAGE_EXPRESSIONS)
+def test_a_message_expression_that_cel_go_refuses_drops_the_field_path(expression: str, kept: bool) -> None:
+    rule = CompiledRule({"rule": "false", "fieldPath": ".s", "messageExpression": expression})
+    assert rule.compiled_at(SCHEMA) == ("", ("s",) if kept else ())
