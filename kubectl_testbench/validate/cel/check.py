@@ -46,7 +46,7 @@ class CelType:
 
     def __str__(self) -> str:
         if self.name == "object":
-            return self.declared or "selfType"
+            return self.declared
         if self.name == "list":
             return f"list({self.params[0]})"
         if self.name == "map":
@@ -120,7 +120,7 @@ def schema_type(schema: Schema, declared: str = "selfType") -> CelType:
         return DYN
     kind = schema.get("type")
     if kind == "string":
-        return _FORMATS.get(str(schema.get("format", "")), STRING)
+        return _FORMATS.get(str(schema.get("format")), STRING)
     if kind in ("integer", "number", "boolean"):
         return {"integer": INT, "number": DOUBLE, "boolean": BOOL}[kind]
     if kind == "array":
@@ -364,7 +364,7 @@ class _Checker:
         body = [self.type_of(a, inner) for a in args[1:]]
         if not body:
             return DYN
-        predicate = body[-1] if name != "map" else body[0]
+        predicate = body[-1]  # the predicate of all, exists, exists_one and filter (map has none to judge)
         if name in ("all", "exists") and predicate not in (BOOL, DYN):
             self.report(self.position(args[1]), f"expected type 'bool' but found '{predicate}'")
         elif name == "exists_one" and predicate not in (BOOL, DYN):
@@ -497,13 +497,12 @@ class _Checker:
         if kind == "expr" and len(children) == 3:
             return self._operator(children[0], children[1], "?")
         if kind in ("list_lit", "map_lit") or (kind == "unary" and len(children) == 2):
-            return int(node.meta.start_pos)
+            return int(node.meta.start_pos)  # the bracket or the operator (its own token: never rebuilt)
         return _start(node)
 
     def _operator(self, left: Any, right: Any, text: str) -> int:
         """Where an operator stands: the first ``text`` after the left operand (celpy keeps no token for it)."""
-        at = self.source.find(text, _end(left), _start(right))
-        return at if at >= 0 else _start(right)
+        return self.source.find(text, _end(left), _start(right))
 
 
 def _method_result(name: str, target: CelType, found: list[CelType]) -> CelType | None:
@@ -657,8 +656,7 @@ def _place_tokens(source: str, tree: Any) -> None:
     cursor = 0
     for token in _leaves(tree):
         if getattr(token, "start_pos", None) is None:
-            found = source.find(str(token), cursor)
-            token.start_pos = found if found >= 0 else cursor
+            token.start_pos = source.find(str(token), cursor)  # the token's own text: it is there
             token.end_pos = token.start_pos + len(str(token))
         cursor = int(token.end_pos)
 
@@ -666,20 +664,17 @@ def _place_tokens(source: str, tree: Any) -> None:
 def _start(node: Any) -> int:
     """Where a node's text starts: its first token, or its own recorded place when it has no token (``{}``)."""
     first = next(iter(_leaves(node)), None)
-    if first is not None:
-        return int(first.start_pos)
-    meta = getattr(node, "meta", None)
-    return int(getattr(meta, "start_pos", 0) or 0)
+    return int(first.start_pos if first is not None else node.meta.start_pos)
 
 
 def _end(node: Any) -> int:
-    meta = getattr(node, "meta", None)
-    recorded = getattr(meta, "end_pos", None) if meta is not None and not meta.empty else None
+    """Where a node's text ends: its recorded end (closing brackets included) or, where celpy rebuilt the node
+    (``true``, ``false``) and recorded none, its last token's."""
     last = None
     for leaf in _leaves(node):
         last = leaf
-    ends = [int(p) for p in (recorded, getattr(last, "end_pos", None)) if p is not None]
-    return max(ends) if ends else 0
+    ends = [int(p) for p in (node.meta.end_pos, getattr(last, "end_pos", None)) if p is not None]
+    return max(ends)
 
 
 def _leaves(node: Any) -> Iterator[Any]:
