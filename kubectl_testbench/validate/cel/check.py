@@ -66,7 +66,6 @@ _ORDERED = frozenset(("dyn", "int", "uint", "double", "string", "bytes", "bool",
 """The type of an arithmetic expression cel-go refused: an ordering over it is refused again (a comparison for
 equality, or anything over a refused relation, is not)."""
 NUMBERS = (INT, UINT, DOUBLE)
-_PLAIN = {t.name: t for t in (BOOL, INT, UINT, DOUBLE, STRING, BYTES, NULL, DURATION, TIMESTAMP)}
 _FORMATS = {"duration": DURATION, "date-time": TIMESTAMP, "date": TIMESTAMP, "byte": BYTES}
 _CONVERSIONS = {"int": INT, "uint": UINT, "double": DOUBLE, "string": STRING, "bool": BOOL, "bytes": BYTES,
                 "duration": DURATION, "timestamp": TIMESTAMP}
@@ -75,6 +74,9 @@ _RELATIONS = {"relation_lt": ("<", "_<_"), "relation_le": ("<=", "_<=_"), "relat
               "relation_in": ("in", "@in")}
 _ARITHMETIC = {"addition_add": ("+", "_+_"), "addition_sub": ("-", "_-_"), "multiplication_mul": ("*", "_*_"),
                "multiplication_div": ("/", "_/_"), "multiplication_mod": ("%", "_%_")}
+_DYN_OPERANDS = {"bool": set(), "string": {"_+_"}, "bytes": {"_+_"}, "list": {"_+_"},
+                 "duration": {"_+_", "_-_"}, "timestamp": {"_+_", "_-_"}}
+"""The arithmetic operators with an overload for a type, beside an operand of type dyn (the other types: any)."""
 _MACROS = frozenset(("has", "all", "exists", "exists_one", "map", "filter", "dyn"))
 _KUBERNETES_ONLY = frozenset((
     # declared by the API server's CEL libraries (ip, cidr, semver, strings, two-variable comprehensions,
@@ -206,7 +208,7 @@ class _Checker:
         if len(node.children) == 1:
             return self.type_of(node.children[0], scope)
         cond, then, other = (self.type_of(c, scope) for c in node.children)
-        if (cond not in (BOOL, DYN)) or (_known(then, other) and not _same(then, other)):
+        if (cond not in (BOOL, DYN)) or not _same(then, other):
             offset = self._operator(node.children[0], node.children[1], "?")
             return self.no_overload(offset, "_?_:_", cond, then, other)
         return DYN if DYN in (then, other) else then
@@ -244,8 +246,8 @@ class _Checker:
     def _relation_ok(self, name: str, left: CelType, right: CelType) -> bool:
         if name == "@in":
             if right.name in ("list", "map"):  # a list's element or a map's key
-                return not _known(left, right.params[0]) or _same(left, right.params[0])
-            return not _known(left, right) or right.name not in _PLAIN
+                return _same(left, right.params[0])
+            return right == DYN  # not a string, an object or an optional
         if not _known(left, right):
             return True
         if name in ("_==_", "_!=_"):
@@ -254,8 +256,7 @@ class _Checker:
             return True
         if NULL in (left, right) and (left if right == NULL else right) in (DURATION, TIMESTAMP, NULL):
             return True  # null stands for a well-known type: it compiles; evaluating it finds no overload
-        return left == right and left.name in ("int", "uint", "double", "string", "bytes", "bool", "duration",
-                                               "timestamp")
+        return left == right and left.name in ("string", "bytes", "bool", "duration", "timestamp")  # (numbers: above)
 
     def _arithmetic(self, node: Any, scope: dict[str, CelType]) -> CelType:
         if len(node.children) == 1:
@@ -266,8 +267,11 @@ class _Checker:
         text, name = _ARITHMETIC[op_node.data]
         if not _known(left, right):
             other = right if left == DYN else left
-            if other in NUMBERS or (name == "_+_" and other in (STRING, BYTES)):
-                return other  # only that type's overload can match (dyn * 2 is an int)
+            if other in NUMBERS or (name == "_+_" and other.name in ("string", "bytes", "list")):
+                return other  # only that type's overload can match (dyn * 2 is an int, dyn + [1] a list(int))
+            if name not in _DYN_OPERANDS.get(other.name, {name}):
+                self.no_overload(self._operator(left_node, right_node, text), name, left, right)
+                return ERROR
             return DYN
         result = _arithmetic_result(name, left, right)
         if result is None:
@@ -394,8 +398,6 @@ class _Checker:
             return QUANTITY
         if name in ("isQuantity", "isURL"):
             return BOOL
-        if name == "dyn":
-            return DYN
         if name in _CONVERSIONS and len(args) == 1:
             paren = self.source.find("(", node.children[0].end_pos)
             return self._conversion(name, args[0], found[0], paren)
@@ -406,7 +408,7 @@ class _Checker:
         if not args:
             return
         select: Any = args[0]
-        while hasattr(select, "children") and len(select.children) == 1 and select.data != "member_dot":
+        while hasattr(select, "children") and len(select.children) == 1:  # (a selection has two)
             select = select.children[0]
         if getattr(select, "data", "") != "member_dot":
             return
@@ -429,7 +431,7 @@ class _Checker:
             self.folding = f"program instantiation failed: type conversion error from 'string' to '{name}'"
         return _CONVERSIONS[name]
 
-    def _literal_pattern(self, arg: Any, name: str = "matches") -> None:
+    def _literal_pattern(self, arg: Any, name: str) -> None:
         """A constant regex is compiled before evaluation: ``matches`` by the checker, ``find``/``findAll``
         when the program is built (regex.go), each with its own words."""
         text = _string_literal(arg)
@@ -450,7 +452,7 @@ class _Checker:
     def _literal(self, node: Any, scope: dict[str, CelType]) -> CelType:
         token = node.children[0]
         return {"INT_LIT": INT, "UINT_LIT": UINT, "FLOAT_LIT": DOUBLE, "STRING_LIT": STRING,
-                "MLSTRING_LIT": STRING, "BYTES_LIT": BYTES, "BOOL_LIT": BOOL, "NULL_LIT": NULL}.get(token.type, DYN)
+                "MLSTRING_LIT": STRING, "BYTES_LIT": BYTES, "BOOL_LIT": BOOL, "NULL_LIT": NULL}[token.type]
 
     def _map_lit(self, node: Any, scope: dict[str, CelType]) -> CelType:
         entries = list(node.children[0].children) if node.children else []
@@ -467,7 +469,7 @@ class _Checker:
         homogeneous literals refuses the first item whose type differs from the first's (a dyn item, which may
         only be a type we do not know, is not judged)."""
         for item, found in zip(nodes[1:], types[1:], strict=True):
-            if _known(types[0], found) and not _same(types[0], found):
+            if not _same(types[0], found):
                 self.report(self.position(item), f"expected type '{types[0]}' but found '{found}'", validator=True)
                 break
         return types[0] if types and all(t == types[0] for t in types) else DYN
@@ -478,8 +480,7 @@ class _Checker:
         while hasattr(node, "children") and len(node.children) == 1 and node.data not in (
                 "ident", "literal", "list_lit", "map_lit", "ident_arg"):
             node = node.children[0]
-        kind = getattr(node, "data", "")
-        children = getattr(node, "children", [])
+        kind, children = node.data, node.children
         if kind == "member_dot":
             return self.source.rfind(".", 0, children[1].start_pos)
         if kind == "member_index":
@@ -490,7 +491,7 @@ class _Checker:
             return self.source.find("(", children[0].end_pos)
         if kind in ("relation", "addition", "multiplication") and len(children) == 2:
             op_node = children[0]
-            text = (_RELATIONS.get(op_node.data) or _ARITHMETIC.get(op_node.data) or ("", ""))[0]
+            text = {**_RELATIONS, **_ARITHMETIC}[op_node.data][0]
             return self._operator(op_node.children[0], children[1], text)
         if kind in ("conditionalor", "conditionaland") and len(children) == 2:
             return self._operator(children[0], children[1], "||" if kind == "conditionalor" else "&&")
@@ -515,8 +516,7 @@ def _method_result(name: str, target: CelType, found: list[CelType]) -> CelType 
         if name not in table:
             return None
         signatures, result = table[name]
-        if DYN in found or any(len(sig) == len(found) and all(_same(a, b) for a, b in zip(sig, found, strict=True))
-                                for sig in signatures):
+        if DYN in found or any(len(sig) == len(found) and all(map(_same, sig, found)) for sig in signatures):
             return result
         return None
     if target.name == "list":
@@ -566,16 +566,14 @@ _TIME_ARITHMETIC = {
 def _arithmetic_result(name: str, left: CelType, right: CelType) -> CelType | None:
     if left == right and left in NUMBERS:
         return None if name == "_%_" and left == DOUBLE else left  # no modulus of doubles
-    if name == "_+_" and left == right and left.name in ("string", "bytes", "list"):
+    if name == "_+_" and left == right and left.name in ("string", "bytes"):
         return left
-    if name == "_+_" and left.name == "list" and right.name == "list":
+    if name == "_+_" and left.name == "list":
         return (right if left.params[0] == DYN else left) if _same(left, right) else None  # [] + ['a']: list(string)
-    if NULL in (left, right) and (left if right == NULL else right) in (DURATION, TIMESTAMP):
-        # null stands for either well-known type: the one overload it leaves, else any of them (dyn)
-        matches = {result for (op, a, b), result in _TIME_ARITHMETIC.items()
-                   if op == name and (left == NULL or a == left.name) and (right == NULL or b == right.name)}
-        return next(iter(matches)) if len(matches) == 1 else (DYN if matches else None)
-    return _TIME_ARITHMETIC.get((name, left.name, right.name))
+    # durations and timestamps; null stands for either well-known type: the one overload it leaves, else any (dyn)
+    matches = {result for (op, a, b), result in _TIME_ARITHMETIC.items()
+               if op == name and (left == NULL or a == left.name) and (right == NULL or b == right.name)}
+    return next(iter(matches)) if len(matches) == 1 else (DYN if matches else None)
 
 
 def _known(*types: CelType) -> bool:
@@ -590,12 +588,12 @@ def _same(a: CelType, b: CelType) -> bool:
         return False
     if a.name == "object":
         return True  # declared object types are named by their path; left to evaluation
-    return all(_same(x, y) for x, y in zip(a.params, b.params, strict=True))
+    return all(map(_same, a.params, b.params))  # (types of one name have as many parameters)
 
 
 def _nullable(other: CelType) -> bool:
     """What ``== null`` compiles against: the well-known message types and objects, not strings or numbers."""
-    return other.name in ("duration", "timestamp", "object", "null")
+    return other.name in ("duration", "timestamp", "object")
 
 
 def _converts(name: str, text: str) -> bool:
