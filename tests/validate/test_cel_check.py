@@ -268,6 +268,8 @@ CASES = [
     ("double('1e3') == 1.0", ''),
     ("int('x') == 1 && uint('-1') == 1u", "program instantiation failed: type conversion error from 'string' to 'int'"),
     ('int("x") == 1', "program instantiation failed: type conversion error from 'string' to 'int'"),
+    ("int(r'x') == 1", "program instantiation failed: type conversion error from 'string' to 'int'"),
+    ("duration(r'x') == self.d", '1:10: invalid duration argument'),
     ("duration('1h30m') == self.d", ''),
     ('duration(1.5) == self.d', "1:9: found no matching overload for 'duration' applied to '(double)'"),
     ('duration(self.i) == self.d', ''),
@@ -606,6 +608,17 @@ CASES = [
      "1:8: found no matching overload for '@in' applied to '(string, optional_type(map(string, string)))'"),
     ('self.s in dyn(self.l)', ''),
     ('[self.s] in [[1]]', "1:10: found no matching overload for '@in' applied to '(list(string), list(list(int)))'"),
+    ('foo() == 1', "1:4: undeclared reference to 'foo' (in container '')"),
+    ('(self.b) && duration(true) == self.d', "1:21: found no matching overload for 'duration' applied to '(bool)'"),
+    ('duration((true)) == self.d', "1:9: found no matching overload for 'duration' applied to '(bool)'"),
+    ('[(true), size((self.s))]', "1:14: expected type 'bool' but found 'int'"),
+    ("[(true), self.s.indexOf(('a'))]", "1:24: expected type 'bool' but found 'int'"),
+    ('self.i < self.q', ''),
+    ('self.q < self.i', ''),
+    ('self.q >= self.s', ''),
+    ("int(r'12') == 1", ''),
+    ('duration(R"1s") == self.d', ''),
+    ("self.s.matches(r'[')", '1:16: invalid matches argument'),
 ]
 
 

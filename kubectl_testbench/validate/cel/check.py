@@ -106,7 +106,7 @@ _QUANTITY_METHODS: dict[str, tuple[tuple[tuple[CelType, ...], ...], CelType]] = 
     "asApproximateFloat": (((),), DOUBLE), "add": (((QUANTITY,), (INT,)), QUANTITY),
     "sub": (((QUANTITY,), (INT,)), QUANTITY),
 }
-_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+_INT_TEXT = {"int": re.compile(r"[+-]?[0-9]+"), "uint": re.compile(r"[0-9]+")}
 _DURATION_TEXT = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+|[+-]?0")
 _TIMESTAMP_TEXT = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})")
@@ -306,7 +306,7 @@ class _Checker:
         target_node, name_token = node.children
         target = self.type_of(target_node, scope)
         name = str(name_token)
-        if target.name == "object" and target.fields is not None:
+        if target.fields is not None:  # an object (only objects declare fields)
             declared = target.fields.get(name)
             if not isinstance(declared, dict):
                 return self.report(self.source.rfind(".", 0, name_token.start_pos),
@@ -351,7 +351,7 @@ class _Checker:
         field_name = _string_literal(arg) or ""
         if target.name == "optional":
             target = target.params[0]
-        if target.name == "object" and target.fields is not None:
+        if target.fields is not None:
             declared = target.fields.get(field_name)
             if not isinstance(declared, dict):
                 return self.report(self.source.rfind(".", 0, node.children[1].start_pos),
@@ -414,7 +414,7 @@ class _Checker:
             return
         target = self.type_of(select.children[0], {})
         name = str(select.children[1])
-        if target.name == "object" and target.fields is not None and not isinstance(target.fields.get(name), dict):
+        if target.fields is not None and not isinstance(target.fields.get(name), dict):
             self.report(self.source.find("(", node.children[0].end_pos), f"undefined field '{name}'")
 
     def _conversion(self, name: str, arg: Any, found: CelType, paren: int) -> CelType:
@@ -581,13 +581,12 @@ def _known(*types: CelType) -> bool:
 
 
 def _same(a: CelType, b: CelType) -> bool:
-    """Assignable in both directions for ``==``: equal, or equal once dyn parameters are ignored."""
+    """Assignable in both directions for ``==``: equal, or equal once dyn parameters are ignored (objects are
+    all alike here: their declared names are left to evaluation)."""
     if DYN in (a, b):
         return True
     if a.name != b.name:
         return False
-    if a.name == "object":
-        return True  # declared object types are named by their path; left to evaluation
     return all(map(_same, a.params, b.params))  # (types of one name have as many parameters)
 
 
@@ -598,7 +597,7 @@ def _nullable(other: CelType) -> bool:
 
 def _converts(name: str, text: str) -> bool:
     if name in ("int", "uint"):
-        return bool(_INT_TEXT.fullmatch(text)) and not (name == "uint" and text[0] in "+-")
+        return bool(_INT_TEXT[name].fullmatch(text))
     try:
         float(text)
     except ValueError:
@@ -607,11 +606,16 @@ def _converts(name: str, text: str) -> bool:
 
 
 def _string_literal(node: Any) -> str | None:
-    """The value of a plain string literal argument (no raw, bytes or escapes), else None."""
+    """The value of a one-line string literal argument, raw or without escapes (not bytes), else None."""
     for token in _tokens(node):
-        if token.type != "STRING_LIT" or token.value[0] not in "'\"" or "\\" in token.value:
+        if token.type != "STRING_LIT":
             return None
-        return str(token.value[1:-1])
+        text = str(token.value)
+        raw = text[0] in "rR"
+        text = text[raw:]
+        if text[0] not in "'\"" or ("\\" in text and not raw):
+            return None
+        return text[1:-1]
     return None
 
 
@@ -667,12 +671,8 @@ def _start(node: Any) -> int:
 
 def _end(node: Any) -> int:
     """Where a node's text ends: its recorded end (closing brackets included) or, where celpy rebuilt the node
-    (``true``, ``false``) and recorded none, its last token's."""
-    last = None
-    for leaf in _leaves(node):
-        last = leaf
-    ends = [int(p) for p in (node.meta.end_pos, getattr(last, "end_pos", None)) if p is not None]
-    return max(ends)
+    (``true``, ``false``) and recorded none, its tokens'."""
+    return max(int(p) for p in (node.meta.end_pos, *(leaf.end_pos for leaf in _leaves(node))) if p is not None)
 
 
 def _leaves(node: Any) -> Iterator[Any]:
