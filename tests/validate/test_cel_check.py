@@ -619,6 +619,9 @@ CASES = [
     ("int(r'12') == 1", ''),
     ('duration(R"1s") == self.d', ''),
     ("self.s.matches(r'[')", '1:16: invalid matches argument'),
+    ("duration(R'x') == self.d", '1:10: invalid duration argument'),
+    ("int(r'\\d') == 1", "program instantiation failed: type conversion error from 'string' to 'int'"),
+    ("int(R'1') == 1", ''),
 ]
 
 

@@ -521,7 +521,7 @@ def _method_result(name: str, target: CelType, found: list[CelType]) -> CelType 
         return None
     if target.name == "list":
         element = target.params[0]
-        if name in ("sum", "min", "listMin", "max") and not found:
+        if name in ("sum", "listMin", "max") and not found:  # (min is listMin once rewritten: syntax.py)
             return element
         if name == "isSorted" and not found:
             return BOOL
