@@ -622,6 +622,12 @@ CASES = [
     ("duration(R'x') == self.d", '1:10: invalid duration argument'),
     ("int(r'\\d') == 1", "program instantiation failed: type conversion error from 'string' to 'int'"),
     ("int(R'1') == 1", ''),
+    ("[1, 'a', self.q].size() == 3", "1:5: expected type 'int' but found 'string'"),
+    ("{'a': 1, 'b': 'x', 'c': true}.size() == 3",
+     "1:15: expected type 'int' but found 'string' | 1:25: expected type 'int' but found 'bool'"),
+    ("{'a': 1, 2: 'x', true: 2}.size() == 3",
+     "1:10: expected type 'string' but found 'int' | 1:13: expected type 'int' but found 'string' | 1:18: "
+     "expected type 'string' but found 'bool'"),
 ]
 
 

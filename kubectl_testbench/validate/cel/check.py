@@ -457,21 +457,25 @@ class _Checker:
     def _map_lit(self, node: Any, scope: dict[str, CelType]) -> CelType:
         entries = list(node.children[0].children) if node.children else []
         types = [self.type_of(e, scope) for e in entries]
-        return CelType("map", (self._homogeneous(entries[0::2], types[0::2]),
-                               self._homogeneous(entries[1::2], types[1::2])))
+        return CelType("map", (self._homogeneous(entries[0::2], types[0::2], every=True),
+                               self._homogeneous(entries[1::2], types[1::2], every=True)))
 
     def _list_lit(self, node: Any, scope: dict[str, CelType]) -> CelType:
         items = list(node.children[0].children) if node.children else []
         return CelType("list", (self._homogeneous(items, [self.type_of(item, scope) for item in items]),))
 
-    def _homogeneous(self, nodes: list[Any], types: list[CelType]) -> CelType:
+    def _homogeneous(self, nodes: list[Any], types: list[CelType], every: bool = False) -> CelType:
         """The element type of a literal's items: theirs when they agree, else dyn. cel-go's validator of
-        homogeneous literals refuses the first item whose type differs from the first's (a dyn item, which may
-        only be a type we do not know, is not judged)."""
+        homogeneous literals refuses the items whose type differs from the first's: a list's first such item, each
+        of a map's keys and values (``every``). A dyn item ends the judging: cel-go refuses it if it is dyn and
+        judges it as its type if it is one we do not know, so what it says past it is not known here."""
         for item, found in zip(nodes[1:], types[1:], strict=True):
+            if found == DYN:
+                break
             if not _same(types[0], found):
                 self.report(self.position(item), f"expected type '{types[0]}' but found '{found}'", validator=True)
-                break
+                if not every:
+                    break
         return types[0] if types and all(t == types[0] for t in types) else DYN
 
     def position(self, node: Any) -> int:
