@@ -73,3 +73,28 @@ def test_the_agreement_benchmark_reports_cel_per_kind_of_case(oracle: Oracle,
     for kind in ("named gaps and probes", "the shipped dataset rule", "generated rules"):
         assert f"| {kind} |" in out
     assert "disagreements outside the named class: 0" in out
+
+
+def test_the_checker_cases_are_cel_gos_answers(oracle: Oracle) -> None:
+    """tests/validate/test_cel_check.py writes down cel-go's answer for each of its rules: cel-go still gives it."""
+    from tests.oracle.cel_parity import server_findings
+    from tests.validate.test_cel_check import CASES, SCHEMA, expected_error
+
+    refused = 'Invalid value: "object": rule compile error: '
+    answers = oracle.ask_cel([({**SCHEMA, "x-kubernetes-validations": [{"rule": rule}]}, {}) for rule, _ in CASES])
+    wrong = []
+    for (rule, short), answer in zip(CASES, answers, strict=True):
+        found = [text[len(refused):] for _, text in server_findings(answer) if text.startswith(refused)]
+        if (found[0] if found else "") != expected_error(short):
+            wrong.append(f"{rule!r}: cel-go says {found}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_checker_message_expressions_keep_or_drop_the_field_path_as_cel_go_does(oracle: Oracle) -> None:
+    from tests.oracle.cel_parity import server_findings
+    from tests.validate.test_cel_check import MESSAGE_EXPRESSIONS, SCHEMA
+
+    batch = [({**SCHEMA, "x-kubernetes-validations": [{"rule": "false", "fieldPath": ".s", "messageExpression": e}]},
+              {"s": "x"}) for e, _ in MESSAGE_EXPRESSIONS]
+    paths = [[path for path, _ in server_findings(answer)] for answer in oracle.ask_cel(batch)]
+    assert paths == [[["s"] if kept else []] for _, kept in MESSAGE_EXPRESSIONS]

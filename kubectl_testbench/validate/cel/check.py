@@ -15,7 +15,8 @@ the subset of those checks that decides verdicts for rules a CRD can hold, on ce
 - fields of an object are declared ("undefined field 'nope'"; an object that keeps unknown fields still
   declares only its properties); list literals are homogeneous;
 - literal arguments are checked as cel-go's validators and constant folding check them: ``duration('x')``,
-  ``timestamp('x')``, ``matches('[')``, ``int('x')``.
+  ``timestamp('x')``, ``matches('[')``, ``int('x')``. Validators (these, and homogeneous literals) run only on a
+  rule the type checker accepted, and each reports its refusals in the order of their places, as cel-go does.
 
 Everything the checker cannot type is ``dyn`` and passes: a missing check lets celpy evaluate (and, where it
 must, fail at evaluation), it never refuses a rule cel-go accepts. Messages are cel-go's first line, with its
@@ -45,7 +46,7 @@ class CelType:
 
     def __str__(self) -> str:
         if self.name == "object":
-            return self.declared or "selfType"
+            return self.declared
         if self.name == "list":
             return f"list({self.params[0]})"
         if self.name == "map":
@@ -65,7 +66,6 @@ _ORDERED = frozenset(("dyn", "int", "uint", "double", "string", "bytes", "bool",
 """The type of an arithmetic expression cel-go refused: an ordering over it is refused again (a comparison for
 equality, or anything over a refused relation, is not)."""
 NUMBERS = (INT, UINT, DOUBLE)
-_PLAIN = {t.name: t for t in (BOOL, INT, UINT, DOUBLE, STRING, BYTES, NULL, DURATION, TIMESTAMP)}
 _FORMATS = {"duration": DURATION, "date-time": TIMESTAMP, "date": TIMESTAMP, "byte": BYTES}
 _CONVERSIONS = {"int": INT, "uint": UINT, "double": DOUBLE, "string": STRING, "bool": BOOL, "bytes": BYTES,
                 "duration": DURATION, "timestamp": TIMESTAMP}
@@ -74,6 +74,9 @@ _RELATIONS = {"relation_lt": ("<", "_<_"), "relation_le": ("<=", "_<=_"), "relat
               "relation_in": ("in", "@in")}
 _ARITHMETIC = {"addition_add": ("+", "_+_"), "addition_sub": ("-", "_-_"), "multiplication_mul": ("*", "_*_"),
                "multiplication_div": ("/", "_/_"), "multiplication_mod": ("%", "_%_")}
+_DYN_OPERANDS = {"bool": set(), "string": {"_+_"}, "bytes": {"_+_"}, "list": {"_+_"},
+                 "duration": {"_+_", "_-_"}, "timestamp": {"_+_", "_-_"}}
+"""The arithmetic operators with an overload for a type, beside an operand of type dyn (the other types: any)."""
 _MACROS = frozenset(("has", "all", "exists", "exists_one", "map", "filter", "dyn"))
 _KUBERNETES_ONLY = frozenset((
     # declared by the API server's CEL libraries (ip, cidr, semver, strings, two-variable comprehensions,
@@ -103,10 +106,10 @@ _QUANTITY_METHODS: dict[str, tuple[tuple[tuple[CelType, ...], ...], CelType]] = 
     "asApproximateFloat": (((),), DOUBLE), "add": (((QUANTITY,), (INT,)), QUANTITY),
     "sub": (((QUANTITY,), (INT,)), QUANTITY),
 }
-_INT_TEXT = re.compile(r"[+-]?(?:0[xX][0-9a-fA-F]+|[0-9]+)")
+_INT_TEXT = {"int": re.compile(r"[+-]?[0-9]+"), "uint": re.compile(r"[0-9]+")}
 _DURATION_TEXT = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+|[+-]?0")
 _TIMESTAMP_TEXT = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[zZ]|[+-][0-9]{2}:[0-9]{2})")
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})")
 
 
 class CheckError(Exception):
@@ -119,7 +122,7 @@ def schema_type(schema: Schema, declared: str = "selfType") -> CelType:
         return DYN
     kind = schema.get("type")
     if kind == "string":
-        return _FORMATS.get(str(schema.get("format", "")), STRING)
+        return _FORMATS.get(str(schema.get("format")), STRING)
     if kind in ("integer", "number", "boolean"):
         return {"integer": INT, "number": DOUBLE, "boolean": BOOL}[kind]
     if kind == "array":
@@ -140,8 +143,9 @@ def check(source: str, tree: Any, schema: Schema, original: str | None = None) -
     ``original``: the rule as written, when ``source`` is our rewrite of it (:mod:`syntax`): places are
     reported in the text the user wrote."""
     checker, result = _typed(source, tree, schema, original)
-    if checker.errors:
-        raise CheckError("compilation failed: " + " ".join(checker.errors))
+    errors = checker.errors or checker.invalid
+    if errors:
+        raise CheckError("compilation failed: " + " ".join(text for _, text in sorted(errors, key=lambda e: e[0])))
     if checker.folding:
         raise CheckError(checker.folding)
     if result not in (BOOL, DYN):
@@ -151,7 +155,7 @@ def check(source: str, tree: Any, schema: Schema, original: str | None = None) -
 def expression_type(source: str, tree: Any, schema: Schema) -> CelType | None:
     """The type of an expression at a schema node, or None where cel-go refuses it (for messageExpression)."""
     checker, result = _typed(source, tree, schema)
-    return None if checker.errors or checker.folding else result
+    return None if checker.errors or checker.invalid or checker.folding else result
 
 
 def _typed(source: str, tree: Any, schema: Schema, original: str | None = None) -> tuple[_Checker, CelType]:
@@ -165,7 +169,10 @@ class _Checker:
     source: str
     self_type: CelType
     original: str = ""
-    errors: list[str] = field(default_factory=list)
+    errors: list[tuple[tuple[int, int], str]] = field(default_factory=list)
+    """The type checker's refusals, with their (line, column): cel-go lists them in that order."""
+    invalid: list[tuple[tuple[int, int], str]] = field(default_factory=list)
+    """What cel-go's validators refuse (constant arguments, mixed literals): they run only on a rule that checked."""
     folding: str = ""
     """Constant folding's first refusal ("program instantiation failed: …"): reported after type errors."""
 
@@ -173,13 +180,14 @@ class _Checker:
         shown = ", ".join(str(t) for t in types)
         return self.report(offset, f"found no matching overload for '{name}' applied to '({shown})'")
 
-    def report(self, offset: int, message: str) -> CelType:
+    def report(self, offset: int, message: str, validator: bool = False) -> CelType:
         text = self.original or self.source
         if text != self.source:
             offset = _original_offset(self.source, text, offset)
         line = text.count("\n", 0, offset) + 1
         column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-        self.errors.append(f"ERROR: <input>:{line}:{column}: {message}")
+        (self.invalid if validator else self.errors).append(
+            ((line, column), f"ERROR: <input>:{line}:{column}: {message}"))
         return DYN
 
     def type_of(self, node: Any, scope: dict[str, CelType]) -> CelType:
@@ -200,10 +208,10 @@ class _Checker:
         if len(node.children) == 1:
             return self.type_of(node.children[0], scope)
         cond, then, other = (self.type_of(c, scope) for c in node.children)
-        if (cond not in (BOOL, DYN)) or (_known(then, other) and not _same(then, other)):
+        if (cond not in (BOOL, DYN)) or not _same(then, other):
             offset = self._operator(node.children[0], node.children[1], "?")
             return self.no_overload(offset, "_?_:_", cond, then, other)
-        return then if then != DYN else other
+        return DYN if DYN in (then, other) else then
 
     def _conditionalor(self, node: Any, scope: dict[str, CelType]) -> CelType:
         return self._logical(node, scope)
@@ -238,8 +246,8 @@ class _Checker:
     def _relation_ok(self, name: str, left: CelType, right: CelType) -> bool:
         if name == "@in":
             if right.name in ("list", "map"):  # a list's element or a map's key
-                return not _known(left, right.params[0]) or _same(left, right.params[0])
-            return not _known(left, right) or right.name not in _PLAIN
+                return _same(left, right.params[0])
+            return right == DYN  # not a string, an object or an optional
         if not _known(left, right):
             return True
         if name in ("_==_", "_!=_"):
@@ -248,8 +256,7 @@ class _Checker:
             return True
         if NULL in (left, right) and (left if right == NULL else right) in (DURATION, TIMESTAMP, NULL):
             return True  # null stands for a well-known type: it compiles; evaluating it finds no overload
-        return left == right and left.name in ("int", "uint", "double", "string", "bytes", "bool", "duration",
-                                               "timestamp")
+        return left == right and left.name in ("string", "bytes", "bool", "duration", "timestamp")  # (numbers: above)
 
     def _arithmetic(self, node: Any, scope: dict[str, CelType]) -> CelType:
         if len(node.children) == 1:
@@ -260,8 +267,11 @@ class _Checker:
         text, name = _ARITHMETIC[op_node.data]
         if not _known(left, right):
             other = right if left == DYN else left
-            if other in NUMBERS or (name == "_+_" and other in (STRING, BYTES)):
-                return other  # only that type's overload can match (dyn * 2 is an int)
+            if other in NUMBERS or (name == "_+_" and other.name in ("string", "bytes", "list")):
+                return other  # only that type's overload can match (dyn * 2 is an int, dyn + [1] a list(int))
+            if name not in _DYN_OPERANDS.get(other.name, {name}):
+                self.no_overload(self._operator(left_node, right_node, text), name, left, right)
+                return ERROR
             return DYN
         result = _arithmetic_result(name, left, right)
         if result is None:
@@ -296,7 +306,7 @@ class _Checker:
         target_node, name_token = node.children
         target = self.type_of(target_node, scope)
         name = str(name_token)
-        if target.name == "object" and target.fields is not None:
+        if target.fields is not None:  # an object (only objects declare fields)
             declared = target.fields.get(name)
             if not isinstance(declared, dict):
                 return self.report(self.source.rfind(".", 0, name_token.start_pos),
@@ -341,7 +351,7 @@ class _Checker:
         field_name = _string_literal(arg) or ""
         if target.name == "optional":
             target = target.params[0]
-        if target.name == "object" and target.fields is not None:
+        if target.fields is not None:
             declared = target.fields.get(field_name)
             if not isinstance(declared, dict):
                 return self.report(self.source.rfind(".", 0, node.children[1].start_pos),
@@ -358,7 +368,7 @@ class _Checker:
         body = [self.type_of(a, inner) for a in args[1:]]
         if not body:
             return DYN
-        predicate = body[-1] if name != "map" else body[0]
+        predicate = body[-1]  # the predicate of all, exists, exists_one and filter (map has none to judge)
         if name in ("all", "exists") and predicate not in (BOOL, DYN):
             self.report(self.position(args[1]), f"expected type 'bool' but found '{predicate}'")
         elif name == "exists_one" and predicate not in (BOOL, DYN):
@@ -388,11 +398,9 @@ class _Checker:
             return QUANTITY
         if name in ("isQuantity", "isURL"):
             return BOOL
-        if name == "dyn":
-            return DYN
         if name in _CONVERSIONS and len(args) == 1:
-            self._literal_conversion(name, args[0], found[0])
-            return _CONVERSIONS[name]
+            paren = self.source.find("(", node.children[0].end_pos)
+            return self._conversion(name, args[0], found[0], paren)
         return DYN
 
     def _presence_test(self, node: Any, args: list[Any]) -> None:
@@ -400,25 +408,30 @@ class _Checker:
         if not args:
             return
         select: Any = args[0]
-        while hasattr(select, "children") and len(select.children) == 1 and select.data != "member_dot":
+        while hasattr(select, "children") and len(select.children) == 1:  # (a selection has two)
             select = select.children[0]
         if getattr(select, "data", "") != "member_dot":
             return
         target = self.type_of(select.children[0], {})
         name = str(select.children[1])
-        if target.name == "object" and target.fields is not None and not isinstance(target.fields.get(name), dict):
+        if target.fields is not None and not isinstance(target.fields.get(name), dict):
             self.report(self.source.find("(", node.children[0].end_pos), f"undefined field '{name}'")
 
-    def _literal_conversion(self, name: str, arg: Any, found: CelType) -> None:
+    def _conversion(self, name: str, arg: Any, found: CelType, paren: int) -> CelType:
+        """A conversion's result; its argument checked as cel-go's overloads, validators and folding check it."""
         text = _string_literal(arg)
         if name in ("duration", "timestamp"):
+            if found.name not in ("string", "int", name, "dyn", "null"):  # no duration(double), timestamp(bool)…
+                return self.no_overload(paren, name, found)
             valid = {"duration": _DURATION_TEXT, "timestamp": _TIMESTAMP_TEXT}[name]
-            if (text is not None and not valid.fullmatch(text)) or (name == "duration" and found in (INT, DOUBLE)):
-                self.report(_start(arg), f"invalid {name} argument")
+            literal_int = name == "duration" and found == INT and any(t.type == "INT_LIT" for t in _tokens(arg))
+            if (text is not None and not valid.fullmatch(text)) or found == NULL or literal_int:
+                self.report(_start(arg), f"invalid {name} argument", validator=True)
         elif name in ("int", "uint", "double") and text is not None and not self.folding and not _converts(name, text):
             self.folding = f"program instantiation failed: type conversion error from 'string' to '{name}'"
+        return _CONVERSIONS[name]
 
-    def _literal_pattern(self, arg: Any, name: str = "matches") -> None:
+    def _literal_pattern(self, arg: Any, name: str) -> None:
         """A constant regex is compiled before evaluation: ``matches`` by the checker, ``find``/``findAll``
         when the program is built (regex.go), each with its own words."""
         text = _string_literal(arg)
@@ -430,7 +443,7 @@ class _Checker:
         if error is None:
             return
         if name == "matches":
-            self.report(_start(arg), "invalid matches argument")
+            self.report(_start(arg), "invalid matches argument", validator=True)
         elif not self.folding:
             self.folding = f"program instantiation failed: {error}"
 
@@ -439,26 +452,31 @@ class _Checker:
     def _literal(self, node: Any, scope: dict[str, CelType]) -> CelType:
         token = node.children[0]
         return {"INT_LIT": INT, "UINT_LIT": UINT, "FLOAT_LIT": DOUBLE, "STRING_LIT": STRING,
-                "MLSTRING_LIT": STRING, "BYTES_LIT": BYTES, "BOOL_LIT": BOOL, "NULL_LIT": NULL}.get(token.type, DYN)
+                "MLSTRING_LIT": STRING, "BYTES_LIT": BYTES, "BOOL_LIT": BOOL, "NULL_LIT": NULL}[token.type]
 
     def _map_lit(self, node: Any, scope: dict[str, CelType]) -> CelType:
         entries = list(node.children[0].children) if node.children else []
-        keys = [self.type_of(e, scope) for e in entries[0::2]]
-        values = [self.type_of(e, scope) for e in entries[1::2]]
-        key = keys[0] if keys and all(k == keys[0] for k in keys) else DYN
-        value = values[0] if values and all(v == values[0] for v in values) else DYN
-        return CelType("map", (key, value))
+        types = [self.type_of(e, scope) for e in entries]
+        return CelType("map", (self._homogeneous(entries[0::2], types[0::2], every=True),
+                               self._homogeneous(entries[1::2], types[1::2], every=True)))
 
     def _list_lit(self, node: Any, scope: dict[str, CelType]) -> CelType:
         items = list(node.children[0].children) if node.children else []
-        first: CelType = DYN
-        for item in items:
-            found = self.type_of(item, scope)
-            if first == DYN:
-                first = found
-            elif _known(first, found) and not _same(first, found):
-                self.report(self.position(item), f"expected type '{first}' but found '{found}'")
-        return CelType("list", (first,))
+        return CelType("list", (self._homogeneous(items, [self.type_of(item, scope) for item in items]),))
+
+    def _homogeneous(self, nodes: list[Any], types: list[CelType], every: bool = False) -> CelType:
+        """The element type of a literal's items: theirs when they agree, else dyn. cel-go's validator of
+        homogeneous literals refuses the items whose type differs from the first's: a list's first such item, each
+        of a map's keys and values (``every``). A dyn item ends the judging: cel-go refuses it if it is dyn and
+        judges it as its type if it is one we do not know, so what it says past it is not known here."""
+        for item, found in zip(nodes[1:], types[1:], strict=True):
+            if found == DYN:
+                break
+            if not _same(types[0], found):
+                self.report(self.position(item), f"expected type '{types[0]}' but found '{found}'", validator=True)
+                if not every:
+                    break
+        return types[0] if types and all(t == types[0] for t in types) else DYN
 
     def position(self, node: Any) -> int:
         """Where cel-go places a node: a selection at its dot, an index at ``[``, a call at ``(``, an operator
@@ -466,8 +484,7 @@ class _Checker:
         while hasattr(node, "children") and len(node.children) == 1 and node.data not in (
                 "ident", "literal", "list_lit", "map_lit", "ident_arg"):
             node = node.children[0]
-        kind = getattr(node, "data", "")
-        children = getattr(node, "children", [])
+        kind, children = node.data, node.children
         if kind == "member_dot":
             return self.source.rfind(".", 0, children[1].start_pos)
         if kind == "member_index":
@@ -478,18 +495,19 @@ class _Checker:
             return self.source.find("(", children[0].end_pos)
         if kind in ("relation", "addition", "multiplication") and len(children) == 2:
             op_node = children[0]
-            text = (_RELATIONS.get(op_node.data) or _ARITHMETIC.get(op_node.data) or ("", ""))[0]
+            text = {**_RELATIONS, **_ARITHMETIC}[op_node.data][0]
             return self._operator(op_node.children[0], children[1], text)
         if kind in ("conditionalor", "conditionaland") and len(children) == 2:
             return self._operator(children[0], children[1], "||" if kind == "conditionalor" else "&&")
         if kind == "expr" and len(children) == 3:
             return self._operator(children[0], children[1], "?")
+        if kind in ("list_lit", "map_lit") or (kind == "unary" and len(children) == 2):
+            return int(node.meta.start_pos)  # the bracket or the operator (its own token: never rebuilt)
         return _start(node)
 
     def _operator(self, left: Any, right: Any, text: str) -> int:
         """Where an operator stands: the first ``text`` after the left operand (celpy keeps no token for it)."""
-        at = self.source.find(text, _end(left), _start(right))
-        return at if at >= 0 else _start(right)
+        return self.source.find(text, _end(left), _start(right))
 
 
 def _method_result(name: str, target: CelType, found: list[CelType]) -> CelType | None:
@@ -502,13 +520,12 @@ def _method_result(name: str, target: CelType, found: list[CelType]) -> CelType 
         if name not in table:
             return None
         signatures, result = table[name]
-        if DYN in found or any(len(sig) == len(found) and all(_same(a, b) for a, b in zip(sig, found, strict=True))
-                                for sig in signatures):
+        if DYN in found or any(len(sig) == len(found) and all(map(_same, sig, found)) for sig in signatures):
             return result
         return None
     if target.name == "list":
         element = target.params[0]
-        if name in ("sum", "min", "listMin", "max") and not found:
+        if name in ("sum", "listMin", "max") and not found:  # (min is listMin once rewritten: syntax.py)
             return element
         if name == "isSorted" and not found:
             return BOOL
@@ -553,16 +570,14 @@ _TIME_ARITHMETIC = {
 def _arithmetic_result(name: str, left: CelType, right: CelType) -> CelType | None:
     if left == right and left in NUMBERS:
         return None if name == "_%_" and left == DOUBLE else left  # no modulus of doubles
-    if name == "_+_" and left == right and left.name in ("string", "bytes", "list"):
+    if name == "_+_" and left == right and left.name in ("string", "bytes"):
         return left
-    if name == "_+_" and left.name == "list" and right.name == "list":
+    if name == "_+_" and left.name == "list":
         return (right if left.params[0] == DYN else left) if _same(left, right) else None  # [] + ['a']: list(string)
-    if NULL in (left, right) and (left if right == NULL else right) in (DURATION, TIMESTAMP):
-        # null stands for either well-known type: the one overload it leaves, else any of them (dyn)
-        matches = {result for (op, a, b), result in _TIME_ARITHMETIC.items()
-                   if op == name and (left == NULL or a == left.name) and (right == NULL or b == right.name)}
-        return next(iter(matches)) if len(matches) == 1 else (DYN if matches else None)
-    return _TIME_ARITHMETIC.get((name, left.name, right.name))
+    # durations and timestamps; null stands for either well-known type: the one overload it leaves, else any (dyn)
+    matches = {result for (op, a, b), result in _TIME_ARITHMETIC.items()
+               if op == name and (left == NULL or a == left.name) and (right == NULL or b == right.name)}
+    return next(iter(matches)) if len(matches) == 1 else (DYN if matches else None)
 
 
 def _known(*types: CelType) -> bool:
@@ -570,24 +585,23 @@ def _known(*types: CelType) -> bool:
 
 
 def _same(a: CelType, b: CelType) -> bool:
-    """Assignable in both directions for ``==``: equal, or equal once dyn parameters are ignored."""
+    """Assignable in both directions for ``==``: equal, or equal once dyn parameters are ignored (objects are
+    all alike here: their declared names are left to evaluation)."""
     if DYN in (a, b):
         return True
     if a.name != b.name:
         return False
-    if a.name == "object":
-        return True  # declared object types are named by their path; left to evaluation
-    return all(_same(x, y) for x, y in zip(a.params, b.params, strict=True))
+    return all(map(_same, a.params, b.params))  # (types of one name have as many parameters)
 
 
 def _nullable(other: CelType) -> bool:
     """What ``== null`` compiles against: the well-known message types and objects, not strings or numbers."""
-    return other.name in ("duration", "timestamp", "object", "null")
+    return other.name in ("duration", "timestamp", "object")
 
 
 def _converts(name: str, text: str) -> bool:
     if name in ("int", "uint"):
-        return bool(_INT_TEXT.fullmatch(text)) and not (name == "uint" and text.startswith("-"))
+        return bool(_INT_TEXT[name].fullmatch(text))
     try:
         float(text)
     except ValueError:
@@ -596,11 +610,16 @@ def _converts(name: str, text: str) -> bool:
 
 
 def _string_literal(node: Any) -> str | None:
-    """The value of a plain string literal argument (no raw, bytes or escapes), else None."""
+    """The value of a one-line string literal argument, raw or without escapes (not bytes), else None."""
     for token in _tokens(node):
-        if token.type != "STRING_LIT" or token.value[0] not in "'\"" or "\\" in token.value:
+        if token.type != "STRING_LIT":
             return None
-        return str(token.value[1:-1])
+        text = str(token.value)
+        raw = text[0] in "rR"
+        text = text[raw:]
+        if text[0] not in "'\"" or ("\\" in text and not raw):
+            return None
+        return text[1:-1]
     return None
 
 
@@ -643,8 +662,7 @@ def _place_tokens(source: str, tree: Any) -> None:
     cursor = 0
     for token in _leaves(tree):
         if getattr(token, "start_pos", None) is None:
-            found = source.find(str(token), cursor)
-            token.start_pos = found if found >= 0 else cursor
+            token.start_pos = source.find(str(token), cursor)  # the token's own text: it is there
             token.end_pos = token.start_pos + len(str(token))
         cursor = int(token.end_pos)
 
@@ -652,20 +670,13 @@ def _place_tokens(source: str, tree: Any) -> None:
 def _start(node: Any) -> int:
     """Where a node's text starts: its first token, or its own recorded place when it has no token (``{}``)."""
     first = next(iter(_leaves(node)), None)
-    if first is not None:
-        return int(first.start_pos)
-    meta = getattr(node, "meta", None)
-    return int(getattr(meta, "start_pos", 0) or 0)
+    return int(first.start_pos if first is not None else node.meta.start_pos)
 
 
 def _end(node: Any) -> int:
-    meta = getattr(node, "meta", None)
-    recorded = getattr(meta, "end_pos", None) if meta is not None and not meta.empty else None
-    last = None
-    for leaf in _leaves(node):
-        last = leaf
-    ends = [int(p) for p in (recorded, getattr(last, "end_pos", None)) if p is not None]
-    return max(ends) if ends else 0
+    """Where a node's text ends: its recorded end (closing brackets included) or, where celpy rebuilt the node
+    (``true``, ``false``) and recorded none, its tokens'."""
+    return max(int(p) for p in (node.meta.end_pos, *(leaf.end_pos for leaf in _leaves(node))) if p is not None)
 
 
 def _leaves(node: Any) -> Iterator[Any]:
