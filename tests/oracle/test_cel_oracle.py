@@ -98,3 +98,14 @@ def test_the_checker_message_expressions_keep_or_drop_the_field_path_as_cel_go_d
               {"s": "x"}) for e, _ in MESSAGE_EXPRESSIONS]
     paths = [[path for path, _ in server_findings(answer)] for answer in oracle.ask_cel(batch)]
     assert paths == [[["s"] if kept else []] for _, kept in MESSAGE_EXPRESSIONS]
+
+
+def test_typed_formats_and_a_missing_key_read_as_cel_go_reads_them(oracle: Oracle) -> None:
+    """The cases of tests/validate/test_cel_evaluate_values.py, judged by cel-go."""
+    from tests.validate.test_cel_evaluate_values import FORMAT_CASES, FORMATS, MAP_SCHEMA, MISSING_KEY
+
+    batch = [({**FORMATS, "x-kubernetes-validations": [{"rule": rule}]}, value) for rule, value, _ in FORMAT_CASES]
+    batch.append(({**MAP_SCHEMA, "x-kubernetes-validations": [{"rule": MISSING_KEY[0]}]}, MISSING_KEY[1]))
+    agree, _, defects = compare(oracle, batch)
+    assert not defects, defects[0]
+    assert agree == len(batch)
