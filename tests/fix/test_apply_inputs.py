@@ -7,13 +7,11 @@ import io
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from kubectl_testbench.fix.apply import FileFix, FixOptions, fix_paths, fix_source
 from kubectl_testbench.load.sources import Source
-from kubectl_testbench.pipeline import inputs as pipeline_inputs
 from kubectl_testbench.pipeline.inputs import Inputs
 from tests.validate.helpers import VALID
 
@@ -122,16 +120,9 @@ def test_fix_paths_skips_foreign_files_for_hooks_that_see_every_file(tmp_path: P
 
 
 def test_fix_paths_uses_a_pool_of_the_workers_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kubectl_testbench.pipeline import pool
+    from tests.pipeline.fake_pool import in_process_pool
 
-    pools: list[int] = []
-
-    def ordered_map(fn: Any, items: Any, options: Any, workers: int) -> Any:
-        pools.append(workers)
-        return (fn(item, options) for item in items)
-
-    monkeypatch.setattr(pool, "ordered_map", ordered_map)
-    monkeypatch.setattr(pipeline_inputs, "PARALLEL_MIN_FILES", 2)
+    pools = in_process_pool(monkeypatch)
     monkeypatch.setattr(os, "cpu_count", lambda: 4)
     paths = []
     for name, text in (("a.yaml", ENUM), ("b.yaml", VALID)):

@@ -2,37 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import kubectl_testbench.pipeline.inputs as inputs
-import kubectl_testbench.pipeline.pool as pool
 from kubectl_testbench.load.sources import Source
 from kubectl_testbench.pipeline.defaults import defaults_path, names_gateway
 from kubectl_testbench.pipeline.inputs import Inputs, iter_sources, validate_paths, validate_source
 from kubectl_testbench.pipeline.policy import Tally
 from kubectl_testbench.validate.diagnostics import Counts
 from kubectl_testbench.validate.engine import Options
+from tests.pipeline.fake_pool import in_process_pool
 from tests.validate.helpers import VALID
 
 GATEWAY_DEFAULTS = ("apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: RenderDefaults\nmetadata: {name: d}\n"
                     "spec: {aiGateway: {name: gw, namespace: ai-gateway}}\n")
-
-
-def _pool(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The pool replaced by an in-process map that records its worker count; two files are enough for it."""
-    workers: list[int] = []
-
-    def ordered_map(fn: Callable[[Any, Any], Any], items: Iterable[Any], options: Any, count: int) -> Any:
-        workers.append(count)
-        return (fn(item, options) for item in items)
-
-    monkeypatch.setattr(pool, "ordered_map", ordered_map)
-    monkeypatch.setattr(inputs, "PARALLEL_MIN_FILES", 2)
-    return workers
 
 
 def _files(tmp_path: Path, count: int = 2) -> list[str]:
@@ -45,7 +30,7 @@ def _files(tmp_path: Path, count: int = 2) -> list[str]:
 
 def test_the_jobs_asked_for_decide_the_pool_and_one_job_is_no_pool(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    workers = _pool(monkeypatch)
+    workers = in_process_pool(monkeypatch)
     monkeypatch.setattr(inputs.os, "cpu_count", lambda: 8)
     paths = _files(tmp_path)
     assert [r.counts.valid for r in validate_paths(paths, jobs=1)] == [1, 1]

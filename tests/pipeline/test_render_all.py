@@ -300,17 +300,9 @@ def test_an_experiment_without_a_namespace_clashes_in_the_namespace_it_goes_to(t
 
 
 def test_the_jobs_asked_for_reach_the_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import kubectl_testbench.pipeline.inputs as inputs
-    import kubectl_testbench.pipeline.pool as pool
+    from tests.pipeline.fake_pool import in_process_pool
 
-    workers: list[int] = []
-
-    def ordered_map(fn: Any, items: Any, options: Any, count: int) -> Any:
-        workers.append(count)
-        return (fn(item, options) for item in items)
-
-    monkeypatch.setattr(pool, "ordered_map", ordered_map)
-    monkeypatch.setattr(inputs, "PARALLEL_MIN_FILES", 2)
+    workers = in_process_pool(monkeypatch)
     paths = [_write(tmp_path / "1.yaml", _named("a", "x")), _write(tmp_path / "2.yaml", _named("b", "x"))]
     assert render_all(paths, Request(), jobs=3).ok and workers == [3]
     assert render_all(paths, Request(), jobs=1).ok and workers == [3]

@@ -16,16 +16,10 @@ from typing import Any
 import pytest
 
 from kubectl_testbench.validate.cel.evaluate import CompiledRule
+from tests.oracle.cel_cases import SCHEMA as CASES_SCHEMA
 
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {
-    "s": {"type": "string"}, "i": {"type": "integer"}, "n": {"type": "number"}, "b": {"type": "boolean"},
-    "l": {"type": "array", "items": {"type": "string"}}, "li": {"type": "array", "items": {"type": "integer"}},
-    "ln": {"type": "array", "items": {"type": "number"}},
-    "m": {"type": "object", "additionalProperties": {"type": "string"}},
-    "o": {"type": "object", "properties": {"a": {"type": "string"}, "c": {"type": "integer"}}},
-    "d": {"type": "string", "format": "duration"}, "t": {"type": "string", "format": "date-time"},
-    "q": {"x-kubernetes-int-or-string": True}, "qs": {"type": "string"},
-    "u": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+    **CASES_SCHEMA["properties"],
     "lo": {"type": "array", "items": {"type": "object", "properties": {"x": {"type": "integer"}}}},
     "mo": {"type": "object", "additionalProperties": {"type": "object", "properties": {"x": {"type": "integer"}}}},
     "dt": {"type": "string", "format": "date"}, "by": {"type": "string", "format": "byte"},

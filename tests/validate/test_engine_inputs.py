@@ -16,6 +16,7 @@ from kubectl_testbench.load.sources import Source, SourceError
 from kubectl_testbench.pipeline import inputs
 from kubectl_testbench.pipeline.inputs import Inputs, iter_sources, validate_paths, validate_source
 from kubectl_testbench.validate.engine import FileResult, Options, validate_bytes, validate_text
+from tests.pipeline.fake_pool import in_process_pool
 from tests.validate.helpers import VALID
 
 NO_GATEWAY = VALID.replace("  aiGatewayRef:\n    name: ai-gateway\n    namespace: ai-gateway\n", "")
@@ -88,20 +89,6 @@ def test_only_testbench_files_keeps_stdin_and_inputs_that_cannot_be_read(tmp_pat
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(VALID.encode())))
     results = list(validate_paths([str(other), "-"], Options(), Inputs(only_testbench_files=True), jobs=1))
     assert [(r.path, r.counts.valid) for r in results] == [("-", 1)]
-
-
-def in_process_pool(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    from kubectl_testbench.pipeline import pool as parallel
-
-    calls: list[int] = []
-
-    def ordered_map(fn: Any, items: Any, options: Any, workers: int) -> Any:
-        calls.append(workers)
-        return (fn(item, options) for item in items)
-
-    monkeypatch.setattr(parallel, "ordered_map", ordered_map)
-    monkeypatch.setattr(inputs, "PARALLEL_MIN_FILES", 2)
-    return calls
 
 
 def two_files(tmp_path: Path) -> list[str]:
