@@ -127,13 +127,14 @@ def fix_text(text: str, path: str, options: FixOptions, scanned: bool = False,
     applied: list[Diagnostic] = []
     seen = {current}
     first: FileResult | None = None
-    for _ in range(MAX_ROUNDS):
-        # validate's own reading: a clean file is read once, and its report keeps validate's cap on findings
-        result = read(current, options.validate)
-        if first is None:
-            first = result
-        if any(d.rule == VALIDATE_TOO_MANY_FINDINGS.id for d in result.diagnostics):
-            result = read(current, vopts)  # the cap cut that reading short (in any round): fixing sees every finding
+    for round_ in range(MAX_ROUNDS):
+        if round_ == 0:
+            # validate's own reading: a clean file is read once, and its report keeps validate's cap on findings
+            first = result = read(current, options.validate)
+            if any(d.rule == VALIDATE_TOO_MANY_FINDINGS.id for d in result.diagnostics):
+                result = read(current, vopts)  # the cap cut that reading short: fixing sees every finding
+        else:  # later rounds only look for fixes: every finding, read once
+            result = read(current, vopts)
         offered = [d for d in result.diagnostics if d.fix is not None and d.fix.edits and options.select(d.rule)]
         if not offered:
             break
