@@ -417,6 +417,8 @@ def collisions(items: list[Any], rendered: list[tuple[dict[str, Any], dict[str, 
     """Rendered objects whose kind, namespace and name another item already has. Each such meeting is refused,
     the same content included (see pipeline.collisions: kpt writes the output back, and dropping an input item
     deletes its file); two copies of one Experiment (``clashing``: their items' ids) were reported as a clash."""
+    from kubectl_testbench.pipeline.collisions import reported_as_clash
+
     def key(obj: dict[str, Any]) -> tuple[str, str, str, str]:
         ref = resource_ref(obj)
         return group_of(obj.get("apiVersion")), ref["kind"], ref.get("namespace", ""), ref["name"]
@@ -431,12 +433,10 @@ def collisions(items: list[Any], rendered: list[tuple[dict[str, Any], dict[str, 
         if first is item:
             continue
         culprit, other = (item, first) if id(item) in new else (first, item)
-        source = new.get(id(culprit))
+        source, other_source = new.get(id(culprit)), new.get(id(other))
         if source is None:
             continue  # two items of the input: not ours to judge
-        from kubectl_testbench.pipeline.collisions import reported_as_clash
-
-        if reported_as_clash(id(source), id(new.get(id(other))), clashing):
+        if other_source is not None and reported_as_clash(id(source), id(other_source), clashing):
             continue
         path, index = source_file(source)
         ref = resource_ref(culprit)
