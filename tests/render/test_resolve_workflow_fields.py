@@ -110,14 +110,17 @@ def test_an_expression_error_names_the_field_it_is_in(path: tuple[Any, ...]) -> 
 
 
 def test_config_values_are_cast_to_the_declared_type() -> None:
-    """config.go castParameter: ``+ 1`` concatenates to a string and adds to a number."""
+    """config.go castParameter: ``+ 1`` concatenates to a string and adds to a number. A ``number`` parameter is
+    truncated like an integer: expressions/stdlib.go ``CastToFloat`` calls the ``int`` function in Testkube 2.12.2
+    (found by tests/render/test_resolve_testkube.py: Testkube printed ``0`` for ``{{ config.ratio * 2 }}`` with
+    ratio 0.5)."""
     config = {"s": {"type": "string", "default": "4.5"}, "i": {"type": "integer", "default": "4.5"},
               "n": {"type": "number", "default": "4.5"}, "b": {"type": "boolean", "default": "off"},
               "u": {"default": "4"}}
     t = template("t", config=config, args=["{{ config.s + 1 }}", "{{ config.i + 1 }}", "{{ config.n + 1 }}",
                                            "{{ config.b ? 'y' : 'n' }}", "{{ config.u + 1 }}"])
     [step] = resolve_workflow(workflow({"name": "t", "config": {"b": "on"}}), by_name(t)).steps
-    assert step.args == ["4.51", "5", "5.5", "y", "41"]
+    assert step.args == ["4.51", "5", "5", "y", "41"]
     [step] = resolve_workflow(workflow({"name": "t"}), by_name(t)).steps
     assert step.args[3] == "n"
     with pytest.raises(ResolveError) as err:
@@ -223,10 +226,14 @@ def test_the_entrypoint_is_found_by_repository(image: str, command: list[str]) -
 
 
 @pytest.mark.parametrize(("working_dirs", "expected"), [
-    (("", "", ""), ""), (("sub", "", ""), "/sub"), (("/a", "b/../c", ""), "/a/c"), (("/a", "/b", "c"), "/b/c"),
-    (("/a", "", "/x/./y"), "/x/y"),
+    (("", "", ""), ""), (("sub", "", ""), "sub"), (("/a", "b/../c", ""), "/a/c"), (("/a", "/b", "c"), "/b/c"),
+    (("/a", "", "/x/./y"), "/x/./y"), (("work/", "", ""), "work"), (("", "s", "r"), "s/r"),
 ])
 def test_working_dirs_are_taken_from_the_parent(working_dirs: tuple[str, str, str], expected: str) -> None:
+    """stage/container.go ``WorkingDir`` with expressions/stdlib.go ``makepath``: the root's path as it is, then
+    per child an absolute path as it is, a path under no parent as it is (relative: to the image's WORKDIR), else
+    ``filepath.Join`` (cleaned, also when the child sets none). Found by test_resolve_testkube.py: Testkube ran
+    ``work``, not ``/work``."""
     root, step_dir, run_dir = working_dirs
     t = template("t")
     if run_dir:

@@ -113,7 +113,9 @@ def _cast(value: Value, kind: str) -> Value:
     if kind == "integer":
         return int(to_float(value))
     if kind == "number":
-        return to_float(value)
+        # expressions/stdlib.go ``CastToFloat`` calls the ``int`` function (``intCastStdFn``): Testkube 2.12.2
+        # truncates a number parameter to an integer (0.5 -> 0), so a resolve that shows what runs does too
+        return int(to_float(value))
     if kind == "boolean":
         return to_bool(value)
     return to_string(value)
@@ -381,10 +383,12 @@ class _Evaluator:
 
 
 def _join(parent: str, child: str) -> str:
-    """``makepath(parent, child)``: an absolute child wins; a relative one is taken from the parent."""
-    if not child:
-        return parent
-    return posixpath.normpath(posixpath.join(parent or "/", child))  # join drops the parent of an absolute child
+    """expressions/stdlib.go ``makepath(parent, child)``: an absolute child as it is, a child as it is under no
+    parent (so a working dir nothing absolute sets stays relative: to the image's WORKDIR, which only the
+    cluster knows), else Go's ``filepath.Join`` (cleaned; an empty child cleans the parent)."""
+    if child.startswith("/") or not parent:
+        return child
+    return posixpath.normpath(posixpath.join(parent, child))
 
 
 def _repository(image: str) -> str:
@@ -433,8 +437,9 @@ def _step(item: _Step, root: _Container, root_files: list[tuple[dict[str, Any], 
             command, args = layer.command, layer.args
         elif layer.args:
             args = layer.args
-        if layer.working_dir is not None:
-            working_dir = _join(working_dir, ev.text(layer.working_dir))
+        # stage/container.go ``WorkingDir``: the root's own path, then makepath(parent, own or "") per child
+        own = ev.text(layer.working_dir) if layer.working_dir is not None else ""
+        working_dir = own if layer is root else _join(working_dir, own)
     if not image:
         raise ResolveError(where, "sets no image: Testkube would run its own init image")
     resolved_env: dict[str, EnvValue] = {}
