@@ -230,3 +230,20 @@ def test_our_restatement_of_build_test_workflow_gives_the_operators_specs(live_r
             assert json.loads(live.read_text())["spec"] == workflow["spec"], path
             checked += 1
     assert checked >= 40
+
+
+def test_a_gateway_on_another_port_gives_the_same_objects(tmp_path: Path) -> None:
+    """The operator reads the AiGateway's spec.port; render is told the same port (aiGateway.port)."""
+    binary = _operator()
+    if isinstance(binary, str):
+        pytest.skip(binary)
+    corpus = write_corpus(tmp_path / "corpus")
+    files = [p for p in corpus if p.stem in ("gateway-ref", "gateway-ref-local", "weather-inline-inline")]
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--gateway-port", "4000", "--operator", str(binary),
+                           "--testkube-crds", str(require_reference(TESTKUBE_CRDS)), "--dump", str(tmp_path / "dump"),
+                           *map(str, files)], capture_output=True, text=True, timeout=900, check=False, env=_env())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for path in files:
+        [workflow] = (tmp_path / "dump" / path.stem / "operator").glob("TestWorkflow-*.json")
+        [evaluate] = [u for u in json.loads(workflow.read_text())["spec"]["use"] if u["name"] == "evaluate-template"]
+        assert evaluate["config"]["openAiBasePath"].endswith(".svc.cluster.local.:4000"), path
