@@ -271,8 +271,9 @@ def _build(loader: Any, result: BuildResult, line_offset: int, limits: Limits, s
                     continue
                 if key in c:
                     by_merge = top.merged is not None and key in top.merged
-                    remarks.append(Remark(YAML_DUPLICATE_KEY.id, _duplicate_message(key, by_merge), top.key_mark,
-                                          path_of(key)))
+                    first = None if by_merge else c.key_marks.get(key)
+                    remarks.append(Remark(YAML_DUPLICATE_KEY.id, _duplicate_message(key, by_merge, first),
+                                          top.key_mark, path_of(key)))
                 c[key] = value
                 c.key_marks[key] = top.key_mark
                 c.value_marks[key] = mark
@@ -387,8 +388,9 @@ def _merge(frame: _Frame, value: Any, mark: Mark, remarks: list[Remark], path_of
             frame.merged.add(key)
 
 
-def _duplicate_message(key: str, by_merge: bool) -> str:
+def _duplicate_message(key: str, by_merge: bool, first: Mark | None = None) -> str:
     if by_merge:
         return (f'key "{key}" is set both by a merge key (<<) and by another entry: strict decoding rejects it '
                 "(without it, the later one wins)")
-    return f'duplicate key "{key}": the later value wins'
+    where = f" (first at line {first[0]}, column {first[1]})" if first is not None else ""
+    return f'duplicate key "{key}"{where}: the later value wins'

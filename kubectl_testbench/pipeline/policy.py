@@ -57,4 +57,4 @@ class Tally:
 
     @property
     def ok(self) -> bool:
-        return not self.problems and not self.counts.unreadable
+        return not self.problems and not self.counts.unreadable and not self.counts.malformed

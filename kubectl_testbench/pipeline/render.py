@@ -139,7 +139,7 @@ class Outcome:
 
     @property
     def ok(self) -> bool:
-        return not self.problems and not self.counts.unreadable
+        return not self.problems and not self.counts.unreadable and not self.counts.malformed
 
 
 def render_all(paths: Iterable[str], request: Request, jobs: int | None = None, sink: Sink | None = None) -> Outcome:

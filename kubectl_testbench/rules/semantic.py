@@ -33,7 +33,10 @@ SEMANTIC_TIMEZONE = Rule(
     "The schedule's timezone must be an IANA zone name (Europe/Berlin, UTC). Testkube ignores one it does not "
     "know without a word, and the schedule runs in another zone than the one meant, hours off.",
     hint='use a zone name like "Europe/Berlin" or "UTC" (zone names are case-sensitive)',
+    fix="writes the one zone name the value is a slip of (the same ignoring case, or one or two edits away), when "
+        "exactly one is",
     check=f"{_CHECKS}:schedule",
+    fixer=f"{_CHECKS}:timezone_fix",
 )
 SEMANTIC_DATASET_FORMAT = Rule(
     "semantic/dataset-format", Severity.ERROR,

@@ -34,6 +34,8 @@ YAML_DUPLICATE_KEY = Rule(
     "values someone wrote is silently lost. The API server's strict field validation refuses such an object; "
     "this rule reports it with both places.",
     hint="keep one of the two entries (merge their content if both hold something)",
+    fix="removes the earlier of a key's two entries, which Kubernetes never reads (not for a key a merge (<<) "
+        "sets, nor one written three times or more)",
 )
 YAML_TOO_DEEP = Rule(
     "yaml/too-deep", Severity.ERROR, "Nesting exceeds --max-depth.",

@@ -22,6 +22,8 @@ class FixKind(StrEnum):
     """Rename the mapping key at ``path`` to ``value``."""
     DELETE = "delete"
     """Remove the mapping entry at ``path`` (its key, value and the lines they occupy)."""
+    DELETE_EARLIER = "delete-earlier"
+    """Remove the earlier of the two entries of the key at ``path`` (the later is what Kubernetes reads)."""
     INSERT = "insert"
     """Add the entry at ``path`` with ``value`` at the end of its mapping."""
     SPLIT_SEPARATOR = "split-separator"
@@ -116,9 +118,14 @@ class Counts:
     errors: int = 0
     warnings: int = 0
     unreadable: int = 0
+    """Files that could not be opened (not found, no permission, not a file): exit 2, as for a usage error."""
+    malformed: int = 0
+    """Files opened but not readable as Kubernetes YAML or JSON (a syntax error, a wrong encoding, over a reading
+    limit): invalid input, exit 1, as kubeconform and kubectl-validate answer for a file they cannot parse."""
 
     def add(self, other: Counts) -> None:
-        for name in ("files", "experiments", "valid", "invalid", "skipped", "errors", "warnings", "unreadable"):
+        for name in ("files", "experiments", "valid", "invalid", "skipped", "errors", "warnings", "unreadable",
+                     "malformed"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def summary(self) -> str:
@@ -127,6 +134,8 @@ class Counts:
         extras = []
         if self.skipped:
             extras.append(f"{plural(self.skipped, 'other document')} skipped")
+        if self.malformed:
+            extras.append(f"{self.malformed} malformed")
         if self.unreadable:
             extras.append(f"{self.unreadable} unreadable")
         return text + (f" ({', '.join(extras)})" if extras else "")

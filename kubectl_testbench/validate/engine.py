@@ -21,7 +21,7 @@ from kubectl_testbench.load.builder import Remark
 from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.lines import SPLITLINES_BREAK, LineIndex
-from kubectl_testbench.load.positions import Path, PosDict, field_path, locate, plain
+from kubectl_testbench.load.positions import Mark, Path, PosDict, field_path, locate, plain
 from kubectl_testbench.load.stream import yaml_documents
 from kubectl_testbench.model.constants import API_VERSION, GROUP, KIND
 from kubectl_testbench.rules.cel import CEL_COST, CEL_DATASET_EXACTLY_ONE, CEL_ERROR, CEL_NOT_EVALUATED, CEL_RULE
@@ -63,6 +63,7 @@ from kubectl_testbench.validate.duplicates import Identity
 from kubectl_testbench.validate.fix_choices import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
 from kubectl_testbench.validate.syntax_hints import syntax_hint
+from kubectl_testbench.validate.valid_parts import ValidParts, valid_parts
 from kubectl_testbench.words import plural
 
 """Dropped when the RenderDefaults file render would use names a default gateway."""
@@ -177,7 +178,7 @@ def validate_text(text: str, path: str, options: Options = DEFAULT_OPTIONS, scan
     if result.identities and _written_by_render(text):
         result.identities = [dataclasses.replace(i, rendered_copy=True) for i in result.identities]
     if result.fatal:
-        result.counts.unreadable = 1
+        result.counts.malformed = 1
         result.identities.clear()  # kubectl applies nothing from a file it cannot read: no copy to clash with
     result.diagnostics.sort(key=Diagnostic.sort_key)
     result.counts.errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
@@ -342,11 +343,20 @@ def _merge(result: FileResult, trial: FileResult) -> None:
     result.manifests.extend(trial.manifests)
 
 
+CANNOT_OPEN = frozenset({INPUT_NOT_FOUND.id, INPUT_UNREADABLE.id, INPUT_NOT_A_FILE.id})
+"""The rules of a file that could not be opened at all: exit 2, like a usage error. Any other fatal finding is
+about the file's content (malformed: exit 1)."""
+
+
 def unreadable(path: str, rule: str, message: str, mark: tuple[int, int] = (0, 0)) -> FileResult:
-    """The result for an input that cannot be read at all (not found, too large, not text): one fatal finding."""
+    """The result for an input that cannot be read at all (not found, too large, not text): one fatal finding,
+    counted as unreadable when the file could not be opened and as malformed otherwise."""
     result = FileResult(path)
     result.counts.files = 1
-    result.counts.unreadable = 1
+    if rule in CANNOT_OPEN:
+        result.counts.unreadable = 1
+    else:
+        result.counts.malformed = 1
     result.counts.errors = 1
     result.diagnostics.append(Diagnostic(rule, Severity.ERROR, message, path, *mark))
     return result
@@ -505,8 +515,9 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
     obj = _object_ref(doc)
     out: list[Diagnostic] = []
 
-    def add(rule: str, fpath: Path, message: str, hint: str, key: bool = False, fix: Fix | None = None) -> None:
-        out.append(_diag(rule, doc, fpath, file, message, hint, key, obj=obj, fix=fix))
+    def add(rule: str, fpath: Path, message: str, hint: str, key: bool = False, fix: Fix | None = None,
+            mark: Mark | None = None) -> None:
+        out.append(_diag(rule, doc, fpath, file, message, hint, key, obj=obj, fix=fix, mark=mark))
 
     validator = experiment_validator()
     schema_errors: list[SchemaError] = []
@@ -539,20 +550,26 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
         remark_fix = _remark_fix(remark)
         if remark.rule == YAML_YAML11_BOOLEAN.id and remark_fix is not None and isinstance(remark_fix.value, bool):
             message, hint = yaml11_boolean(remark.text, remark_fix.value)  # a boolean field: write true, not quotes
-        add(remark.rule, remark.path, message, hint, key=remark.rule == YAML_DUPLICATE_KEY.id, fix=remark_fix)
+        # a value where the reader saw it (the path alone names the later copy when a key is set twice); a
+        # duplicate key at the later key, found by its path (inside a merged map, at the key the merge brings)
+        duplicate = remark.rule == YAML_DUPLICATE_KEY.id
+        add(remark.rule, remark.path, message, hint, key=duplicate, fix=remark_fix,
+            mark=None if duplicate else remark.mark)
     for err in schema_errors:
         hint = err.hint
         if err.rule == SCHEMA_UNKNOWN_FIELD.id and err.path in EARLIER_SHAPE_FIELDS:
             hint = MIGRATE_HINT
         add(err.rule, err.path, err.message, hint, err.key, err.fix)
 
-    blocked = any(_blocks_cel(e, doc) for e in schema_errors)
-    if not blocked:
-        run_cel(targets, add)
-
-    _run_semantic(doc, schema_errors, add)
+    parts = valid_parts(doc, [(e.rule, e.path) for e in schema_errors])
+    blocking = [e.path for e in schema_errors if _blocks_cel(e, doc)]
+    # the server runs no rule once an error blocks them, and says so once; we still run every rule whose field
+    # holds no blocking error, in and around it (what the server reports once those errors are fixed)
+    run_cel([t for t in targets if not any(_overlap(tuple(t.path), p) for p in blocking)], add)
+    _run_semantic(doc, parts, add)
+    blocked = bool(blocking)
     if blocked:
-        out.extend(_not_evaluated(targets, doc, file, obj, out))
+        out.extend(_not_evaluated(doc, file, obj, out))
     errors_at = {d.path for d in out if d.severity is Severity.ERROR}
     out = [d for d in out if not (d.rule == SCHEMA_NULL_FIELD.id and d.path in errors_at)]  # spec: null is missing
     out.sort(key=Diagnostic.sort_key)
@@ -564,6 +581,12 @@ def validate_experiment(doc: dict[str, Any], file: str, remarks: Iterable[Remark
                          f"{plural(len(hidden), 'more finding')} ({plural(hidden_errors, 'error')}) not shown",
                          obj=obj))
     return out
+
+
+def _overlap(a: Path, b: Path) -> bool:
+    """Is one path at or under the other?"""
+    n = min(len(a), len(b))
+    return a[:n] == b[:n]
 
 
 METADATA_BLOCKING = ("Required value", "Too long", "Too many", "Unsupported value")
@@ -583,30 +606,18 @@ def _blocks_cel(err: SchemaError, doc: dict[str, Any]) -> bool:
     return not (err.rule == METADATA_NAME_REQUIRED.id and isinstance(meta, dict) and meta.get("generateName"))
 
 
-def _not_evaluated(targets: list[Any], doc: dict[str, Any], file: str, obj: str,
-                   found: list[Diagnostic]) -> list[Diagnostic]:
-    """One note per CEL rule the blocking errors kept from running, at the rule's field, sorted after the last
-    error (as the API server appends its note after the field errors; ``found`` holds the blocking errors). Where
-    no rule's field is present, one note at the object's root in the server's words: its validator exists
-    whenever the CRD has rules, and says so whatever the object holds."""
-    last = max((d.line, d.col) for d in found if d.severity is Severity.ERROR)
-    if not targets:  # no rule's field is present: the server still says that its rules were not checked
-        from kubectl_testbench.model.cel_rules import ALL
+def _not_evaluated(doc: dict[str, Any], file: str, obj: str, found: list[Diagnostic]) -> list[Diagnostic]:
+    """The API server's one note when errors of the blocking kinds keep its CEL rules from running (the strategy's
+    hasBlockingErr: ``field.Invalid(nil, ...)`` at the object's root), sorted after the last error as the server
+    appends it. Only where the CRD has rules: the server's validator exists only then."""
+    from kubectl_testbench.model.cel_rules import ALL
 
-        if not ALL:
-            return []
-        note = _diag(CEL_NOT_EVALUATED.id, doc, (), file, "some validation rules were not checked because the object "
-                     "was invalid; correct the existing errors to complete validation", obj=obj)
-        return [dataclasses.replace(note, follows=last)]
-    notes = []
-    for target in targets:
-        for spec in target.schema["x-kubernetes-validations"]:  # a target is a node with rules
-            what = spec.get("message") or spec["rule"]
-            note = _diag(CEL_NOT_EVALUATED.id, doc, tuple(target.path), file,
-                         f"the rule {what!r} was not checked because the object was invalid; correct the existing "
-                         "errors to complete validation", obj=obj)
-            notes.append(dataclasses.replace(note, follows=last))
-    return notes
+    if not ALL:
+        return []
+    last = max((d.line, d.col) for d in found if d.severity is Severity.ERROR)
+    note = _diag(CEL_NOT_EVALUATED.id, doc, (), file, "some validation rules were not checked because the object "
+                 "was invalid; correct the existing errors to complete validation", obj=obj)
+    return [dataclasses.replace(note, follows=last)]
 
 
 def run_cel(targets: list[Any], add: Any, refused: dict[Any, Any] | None = None) -> None:
@@ -687,25 +698,27 @@ def _cel_hint(rule_id: str, value: Any) -> str:
     return ""
 
 
-def _run_semantic(doc: dict[str, Any], schema_errors: list[SchemaError], add: Any) -> None:
-    from kubectl_testbench.validate.semantic import run_checks
-
-    bad = [e.path for e in schema_errors]
+def _run_semantic(doc: dict[str, Any], parts: ValidParts, add: Any) -> None:
+    """The semantic checks over the parts of the document that are valid on their own (validate/valid_parts.py):
+    every finding in one run, none about a part the schema already rejected."""
+    from kubectl_testbench.validate.semantic import CLAIMS_ABSENCE, run_checks
 
     def report(rule: str, fpath: Path, message: str, hint: str, fix: Fix | None = None) -> None:
-        for p in bad:
-            n = min(len(p), len(fpath))
-            if p[:n] == fpath[:n]:
-                return
-        add(rule, fpath, message, hint, fix=fix)
+        scope = CLAIMS_ABSENCE.get(rule)
+        if not parts.silences(fpath) and not (scope is not None and parts.blanked_under(scope)):
+            add(rule, fpath, message, hint, fix=fix)
 
-    run_checks(doc, report, bad)
+    run_checks(parts.document, report, tolerant=parts.document is not doc)
 
 
 def _remark_fix(remark: Remark) -> Fix | None:
-    """YAML 1.1 readings that have one certain spelling, by what the schema wants at that field:
+    """A key written twice loses its earlier entry (the later one is what Kubernetes reads). YAML 1.1 readings
+    that have one certain spelling, by what the schema wants at that field:
     ``1:30`` in a string field is quoted (Kubernetes reads a string, YAML 1.1 tools a number); ``yes`` in a
     boolean field becomes ``true`` (what Kubernetes reads, now also for YAML 1.2 tools)."""
+    if remark.rule == YAML_DUPLICATE_KEY.id and "merge key" not in remark.message and remark.path:
+        # the later entry is what Kubernetes reads: removing the earlier one changes nothing it reads
+        return Fix(FixKind.DELETE_EARLIER, remark.path, None, f"remove the earlier {remark.path[-1]!s} entry")
     if remark.rule not in (YAML_SEXAGESIMAL.id, YAML_YAML11_BOOLEAN.id):
         return None
     from kubectl_testbench.load.scalars import resolve_plain
@@ -727,8 +740,8 @@ def _remark_hint(remark: Remark) -> str:
 
 
 def _diag(rule: str, doc: Any, fpath: Path, file: str, message: str, hint: str = "", key: bool = False, *,
-          obj: str, fix: Fix | None = None) -> Diagnostic:
-    mark = locate(doc, fpath, key=key) or (0, 0)
+          obj: str, fix: Fix | None = None, mark: Mark | None = None) -> Diagnostic:
+    mark = mark or locate(doc, fpath, key=key) or (0, 0)
     return Diagnostic(rule, rule_table.severity(rule), message, file, mark[0], mark[1], field_path(fpath), hint, obj,
                       fix)
 

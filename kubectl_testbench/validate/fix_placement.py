@@ -24,6 +24,7 @@ from kubectl_testbench.validate.spans import (
     Node,
     find,
     has_anchor,
+    key_name,
     line_break,
     line_end,
     line_start,
@@ -139,13 +140,18 @@ def _replace(fix: Fix, tree: Node, text: str) -> Placed:
         if not node.plain or node.value not in YAML11_ONLY_BOOLS or resolve_plain(node.value)[0] is not value:
             return "the value is not a plain YAML 1.1 boolean word"
         new = "true" if value else "false"
-    elif isinstance(value, (int, float)):  # a number written as a string: unquote it
-        if not node.style or not NUMBER_TEXT.fullmatch(node.value):
+    elif isinstance(value, (int, float)) and node.style:  # a number written as a string: unquote it
+        if not NUMBER_TEXT.fullmatch(node.value):
             return "the value is not a quoted number"
         number, note = resolve_plain(node.value)
         if note is not None or isinstance(number, bool) or number != value:
             return "unquoted, the text would read as something else"
         new = node.value
+    elif isinstance(value, (int, float)):  # a plain number replaced by another (a percentage as a fraction)
+        new = json.dumps(value)
+        number, note = resolve_plain(new)
+        if not NUMBER_TEXT.fullmatch(new) or note is not None or isinstance(number, bool) or number != value:
+            return "no plain text reads back as this number"
     elif isinstance(value, str):
         new = scalar_text(value, node.style)
     else:
@@ -179,17 +185,37 @@ def _delete(fix: Fix, tree: Node, text: str) -> Placed:
     found = find(tree, fix.path)
     if found is None:
         return NOT_WRITTEN
-    parent, key, value = found
+    parent, key, _ = found
     if parent is None or key is None or parent.kind != "map":
         return NOT_WRITTEN
+    index = next(i for i, (k, _) in enumerate(parent.entries) if k is key)
+    span = _entry_span(parent, index, text)
+    return span if isinstance(span, str) else (fix, [span])
+
+
+def _delete_earlier(fix: Fix, tree: Node, text: str) -> Placed:
+    """Remove the earlier of a key's two entries: the later is what Kubernetes reads, so nothing changes."""
+    found = find(tree, fix.path[:-1])
+    if found is None or found[2].kind != "map" or not fix.path or not isinstance(fix.path[-1], str):
+        return NOT_WRITTEN
+    mapping = found[2]
+    indices = [i for i, (k, _) in enumerate(mapping.entries) if key_name(k) == fix.path[-1]]
+    if len(indices) != 2:
+        return "the key is not written exactly twice in this mapping"
+    span = _entry_span(mapping, indices[0], text)
+    return span if isinstance(span, str) else (fix, [span])
+
+
+def _entry_span(parent: Node, index: int, text: str) -> tuple[int, int, str] | str:
+    """The edit that removes entry ``index`` of a mapping with its lines, or why it cannot be removed alone."""
+    key, value = parent.entries[index]
     if key.anchor is not None or has_anchor(value):
         return "the entry defines an anchor that aliases elsewhere may use"
-    index = next(i for i, (k, _) in enumerate(parent.entries) if k is key)
     if parent.flow:
         span = flow_entry_span(parent, index, text)
         if span is None:
             return "a comment or an explicit key ('?') sits between the flow mapping's entries"
-        return fix, [(span[0], span[1], "")]
+        return (span[0], span[1], "")
     if len(parent.entries) < 2:
         return "it is the only entry: its mapping would become null"
     start = line_start(text, key.start)
@@ -198,7 +224,7 @@ def _delete(fix: Fix, tree: Node, text: str) -> Placed:
     end = _through_line(text, value.end)
     if end is None:
         return "another node follows on the entry's last line"
-    return fix, [(start, end, "")]
+    return (start, end, "")
 
 
 def _through_line(text: str, offset: int) -> int | None:
@@ -268,6 +294,7 @@ _HANDLERS = {
     FixKind.REPLACE: _replace,
     FixKind.RENAME_KEY: _rename,
     FixKind.DELETE: _delete,
+    FixKind.DELETE_EARLIER: _delete_earlier,
     FixKind.INSERT: _insert,
 }
 

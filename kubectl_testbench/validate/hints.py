@@ -11,8 +11,15 @@ import re
 from typing import Any
 
 from kubectl_testbench.load.positions import Path
-from kubectl_testbench.rules.schema import SCHEMA_PATTERN, SCHEMA_REQUIRED, SCHEMA_TYPE, SCHEMA_UNKNOWN_FIELD
+from kubectl_testbench.rules.schema import (
+    SCHEMA_MAXIMUM,
+    SCHEMA_PATTERN,
+    SCHEMA_REQUIRED,
+    SCHEMA_TYPE,
+    SCHEMA_UNKNOWN_FIELD,
+)
 from kubectl_testbench.validate.cron import cron_error
+from kubectl_testbench.validate.diagnostics import Fix, FixKind
 from kubectl_testbench.validate.schema import SchemaError
 from kubectl_testbench.words import plural
 
@@ -28,11 +35,30 @@ YAML11_FALSE = frozenset(("n", "no", "off", "false"))
 
 
 def improve(errors: list[SchemaError], doc: dict[str, Any]) -> None:
-    """Replace the generic hint of the findings this module knows better."""
+    """Replace the generic hint of the findings this module knows better, and give the fix where the corrected
+    value has one meaning."""
     for err in errors:
         hint = field_hint(err, doc)
         if hint:
             err.hint = hint
+        if err.fix is None:
+            err.fix = field_fix(err, doc)
+
+
+def field_fix(err: SchemaError, doc: dict[str, Any]) -> Fix | None:
+    """The safe fix for one schema finding, or None: a percentage written as a threshold, a cron whose seconds
+    field is 0 (dropping it keeps every run time)."""
+    value = value_at(doc, err.path)
+    if err.rule == SCHEMA_MAXIMUM.id and _is_threshold(err.path):
+        fraction = percent_fraction(value)
+        if fraction is not None:
+            return Fix(FixKind.REPLACE, err.path, fraction, f"write {fraction}")
+    if err.rule == SCHEMA_PATTERN.id and err.path == CRON and isinstance(value, str):
+        fields = value.split()
+        if len(fields) == 6 and fields[0] in ("0", "00") and cron_error(" ".join(fields[1:])) is None:
+            five = " ".join(fields[1:])
+            return Fix(FixKind.REPLACE, err.path, five, f'write "{five}"')
+    return None
 
 
 def field_hint(err: SchemaError, doc: dict[str, Any]) -> str:
@@ -50,7 +76,25 @@ def field_hint(err: SchemaError, doc: dict[str, Any]) -> str:
         return metric_hint(value_at(doc, err.path[:-1]))
     if err.rule == SCHEMA_UNKNOWN_FIELD.id and _is_metric(err.path[:-1]):
         return metric_hint({err.path[-1]: value})
+    if err.rule == SCHEMA_MAXIMUM.id and _is_threshold(err.path):
+        fraction = percent_fraction(value)
+        if fraction is not None:
+            return (f"thresholds are fractions of 1 (a score from 0 to 1): {value} reads as a percentage: "
+                    f"write {fraction}")
     return ""
+
+
+def _is_threshold(path: Path) -> bool:
+    """``defaultThreshold``, or a metric's ``threshold``."""
+    return (path == ("spec", "dataset", "inline", "defaultThreshold")
+            or (len(path) == 10 and _is_metric(path[:9]) and path[9] == "threshold"))
+
+
+def percent_fraction(value: Any) -> float | None:
+    """``value`` / 100 when ``value`` can only be a percentage (above 1, at most 100), spelled as short as it is."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 < value <= 100:
+        return None
+    return float(f"{value / 100:.10g}")
 
 
 def value_at(doc: Any, path: Path) -> Any:

@@ -165,7 +165,7 @@ class JsonStream:
     def close(self, counts: Counts) -> None:
         summary = {"files": counts.files, "experiments": counts.experiments, "valid": counts.valid,
                    "invalid": counts.invalid, "errors": counts.errors, "warnings": counts.warnings,
-                   "skipped": counts.skipped, "unreadable": counts.unreadable}
+                   "skipped": counts.skipped, "unreadable": counts.unreadable, "malformed": counts.malformed}
         self.out.write("\n  ],\n" if self.count else "{\n  \"diagnostics\": [],\n")
         self.out.write('  "summary": ' + json.dumps(summary, indent=2).replace("\n", "\n  ") + "\n}\n")
 

@@ -57,34 +57,37 @@ Report = Callable[..., None]
 Check = Callable[[dict[str, Any], Report], None]
 
 CONFIGMAP_LIMIT = 1024 * 1024
-CHECKS: list[tuple[tuple[str, ...], Path, Check]] = []
+CHECKS: list[tuple[tuple[str, ...], Check]] = []
 
 
-def check(*rules: str, reads: Path = ()) -> Callable[[Check], Check]:
-    """Register a check, the rule ids it may report and the subtree it reads.
-
-    A check is skipped when the schema found errors inside the subtree it reads: its conclusions
-    would rest on a broken structure (e.g. "no metrics" when ``steps`` is not even a list).
-    """
+def check(*rules: str) -> Callable[[Check], Check]:
+    """Register a check and the rule ids it may report. On a document with schema errors the checks run over what
+    the errors leave intact (validate/valid_parts.py), so no check is skipped for an error elsewhere."""
 
     def register(fn: Check) -> Check:
-        CHECKS.append((rules, reads, fn))
+        CHECKS.append((rules, fn))
         return fn
 
     return register
 
 
-def run_checks(doc: dict[str, Any], report: Report, error_paths: list[Path] | None = None) -> None:
-    """Run every check whose input is schema-valid. With schema errors present, a check tripping over a
-    wrong type is skipped; on a schema-valid document such an exception is a bug and propagates."""
-    errors = error_paths or []
-    for _, reads, fn in CHECKS:
-        if reads and any(p[: len(reads)] == reads for p in errors):
-            continue
+CLAIMS_ABSENCE: dict[str, Path] = {
+    SEMANTIC_THRESHOLD_WITHOUT_METRICS.id: ("spec", "dataset", "inline"),
+    SEMANTIC_NO_METRICS.id: ("spec", "dataset", "inline"),
+}
+"""Rules whose finding says something is missing in a subtree: where a schema error blanked a part of that subtree
+(validate/valid_parts.py), the part may hold what is missing, so the finding is not made."""
+
+
+def run_checks(doc: dict[str, Any], report: Report, tolerant: bool = False) -> None:
+    """Run every check over ``doc``. ``tolerant``: ``doc`` is what is left of a document with schema errors
+    (validate/valid_parts.py), where a check may still meet a value of the wrong type and is then skipped; on a
+    schema-valid document such an exception is a bug and propagates."""
+    for _, fn in CHECKS:
         try:
             fn(doc, report)
         except (TypeError, AttributeError, KeyError, ValueError):
-            if not errors:
+            if not tolerant:
                 raise
 
 
@@ -132,7 +135,7 @@ def schedule(doc: dict[str, Any], report: Report) -> None:
         err_tz = timezone_error(tz)
         if err_tz:
             report(SEMANTIC_TIMEZONE.id, (*base, "timezone"), f'Invalid value: "{tz}": {err_tz}',
-                   _timezone_hint(tz))
+                   _timezone_hint(tz), fix=timezone_fix((*base, "timezone"), tz))
 
 
 def timezone_error(tz: str) -> str | None:
@@ -147,6 +150,19 @@ def timezone_error(tz: str) -> str | None:
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
         return "not an IANA timezone name; Testkube would ignore it and run on cluster time"
     return None
+
+
+def timezone_fix(path: Path, tz: str) -> Fix:
+    """The one zone ``tz`` is a slip of (equal ignoring case, or one or two edits away), or why there is none."""
+    import zoneinfo
+
+    from kubectl_testbench.validate.fix_choices import near
+
+    close = near(tz, sorted(zoneinfo.available_timezones()))
+    if len(close) != 1:
+        why = "several zones are close: " + ", ".join(close) if close else "no zone is within two edits of it"
+        return Fix(FixKind.REPLACE, path, None, blocked=why)
+    return Fix(FixKind.REPLACE, path, close[0], f'write "{close[0]}"')
 
 
 def _timezone_hint(tz: str) -> str:
@@ -220,7 +236,7 @@ def _format(path: str, at: Path, report: Report) -> None:
            "the setup phase reads .json experiment files (kubectl testbench import converts csv/parquet)")
 
 
-@check(SEMANTIC_INLINE_SIZE.id, SEMANTIC_INLINE_SIZE_NEAR.id, reads=("spec", "dataset", "inline"))
+@check(SEMANTIC_INLINE_SIZE.id, SEMANTIC_INLINE_SIZE_NEAR.id)
 def inline_size(doc: dict[str, Any], report: Report) -> None:
     """The inline dataset must fit in one ConfigMap (1 MiB including the key)."""
     from kubectl_testbench.model.experiment_json import CONFIGMAP_KEY, experiment_json_size
@@ -248,7 +264,7 @@ def _dataset_inline(doc: dict[str, Any]) -> dict[str, Any] | None:
 
 @check(SEMANTIC_UNKNOWN_METRIC.id, SEMANTIC_UNSCORABLE_METRIC.id, SEMANTIC_METRIC_REFERENCE.id,
        SEMANTIC_THRESHOLD_WITHOUT_METRICS.id, SEMANTIC_NO_JUDGE_MODEL.id,
-       SEMANTIC_NO_METRICS.id, SEMANTIC_DUPLICATE_SCENARIO.id, reads=("spec", "dataset", "inline"))
+       SEMANTIC_NO_METRICS.id, SEMANTIC_DUPLICATE_SCENARIO.id)
 def metrics(doc: dict[str, Any], report: Report) -> None:
     """Every metric is one the evaluate phase can score, and each step carries the reference data it needs."""
     inline = _dataset_inline(doc)
@@ -341,7 +357,7 @@ def _metric_case_fix(name: str, at: Path) -> Fix | None:
 # --- what the run phase's models accept ----------------------------------------------------------------------
 
 
-@check(SEMANTIC_OBJECT_REQUIRED.id, reads=("spec", "dataset", "inline"))
+@check(SEMANTIC_OBJECT_REQUIRED.id)
 def raw_objects(doc: dict[str, Any], report: Report) -> None:
     """``args``, ``parameters`` and ``customValues`` pass the CRD (preserve-unknown-fields) whatever they are,
     but the run phase's models type them as objects (``dict[str, Any]``): anything else fails the whole run."""
@@ -376,7 +392,7 @@ def _json_kind(value: Any) -> str:
     return "a list" if isinstance(value, list) else "a string"
 
 
-@check(SEMANTIC_TOOL_CALL_ARGS.id, reads=("spec", "dataset", "inline"))
+@check(SEMANTIC_TOOL_CALL_ARGS.id)
 def tool_call_args(doc: dict[str, Any], report: Report) -> None:
     """A tool call without args: upstream's operator leaves them out of experiment.json, where the run phase
     requires them (render writes ``args: {}``)."""

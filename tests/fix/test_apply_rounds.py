@@ -129,12 +129,13 @@ def test_a_file_whose_fixes_overlap_is_left_as_it_is_and_reported_as_validate_re
         monkeypatch: pytest.MonkeyPatch) -> None:
     _clashing(monkeypatch)
     text = NO_GATEWAY + TRIGGER
-    capped = FixOptions(validate=Options(limits=Limits(max_findings=1)))
+    capped = FixOptions(validate=Options(limits=Limits(max_findings=2)))
     outcome = fix_text(text, "t.yaml", capped)
     assert (outcome.path, outcome.before, outcome.after, outcome.applied, outcome.migrated) == (
         "t.yaml", text, text, [], 0)
     assert [(d.rule, d.file) for d in outcome.result.diagnostics] == [
-        ("validate/too-many-findings", "t.yaml"), ("schema/enum", "t.yaml"), ("schema/type", "t.yaml")]
+        ("validate/too-many-findings", "t.yaml"), ("semantic/no-gateway", "t.yaml"), ("schema/enum", "t.yaml"),
+        ("schema/type", "t.yaml")]
     assert outcome.result.path == "t.yaml" and not outcome.changed
     silenced = fix_text(text, "t.yaml", FixOptions(), gateway_default=lambda: True)
     assert [d.rule for d in silenced.result.diagnostics] == ["schema/enum", "cel/not-evaluated", "schema/type"]

@@ -134,4 +134,4 @@ def test_json_report_carries_the_same_fix_with_offsets_lines_and_text(tmp_path: 
                            "edits": [{"start": start, "end": start + 5, "byteOffset": start, "byteLength": 5,
                                       "startLine": line, "startColumn": column, "endLine": line,
                                       "endColumn": column + 5, "text": "Allow"}]}
-    assert (line, column) == (25, 24)
+    assert (line, column) == (28, 24)

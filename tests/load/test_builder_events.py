@@ -146,7 +146,7 @@ def test_merged_entries_keep_the_positions_of_their_source() -> None:
 
 def test_a_plain_duplicate_key_is_its_own_message() -> None:
     assert _remarks("a: 1\nb: 2\na: 3\n") == [
-        ("yaml/duplicate-key", 'duplicate key "a": the later value wins', (3, 1), ("a",))]
+        ("yaml/duplicate-key", 'duplicate key "a" (first at line 1, column 1): the later value wins', (3, 1), ("a",))]
 
 
 @pytest.mark.parametrize("text", ["<<: 5\n", "<<: [{a: 1}, 2]\n", "<<: [[{a: 1}]]\n"])
@@ -204,7 +204,7 @@ def test_an_aliased_scalar_counts_as_one_node() -> None:
 
 def test_an_explicit_duplicate_in_a_map_with_a_merge_is_a_plain_duplicate() -> None:
     assert _remarks("<<: {a: 1}\nb: 1\nb: 2\n") == [
-        ("yaml/duplicate-key", 'duplicate key "b": the later value wins', (3, 1), ("b",))]
+        ("yaml/duplicate-key", 'duplicate key "b" (first at line 2, column 1): the later value wins', (3, 1), ("b",))]
 
 
 def test_syntax_error_without_a_context() -> None:

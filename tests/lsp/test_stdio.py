@@ -67,7 +67,7 @@ async def _session() -> None:
         assert metric == _at(TEXT, "toolcallaccuracy")
         line = TEXT.splitlines()[14]
         assert metric.start.character == line.index("toolcallaccuracy") + 2  # two astral emoji before it
-        assert by_rule["cel/not-evaluated"].range == _at(TEXT, "dataset")  # at the field of the rule it skipped
+        assert by_rule["cel/not-evaluated"].range == _at(TEXT, "apiVersion")  # the server's note, at the root
         # same messages, hints, severities and rule links as validate
         enum = by_rule["schema/enum"]
         assert enum.severity == t.DiagnosticSeverity.Error and enum.source == "kubectl-testbench"

@@ -51,11 +51,11 @@ def test_directories_are_searched_recursively_skipping_hidden_and_other_extensio
     (b"name: caf\xe9\n", "input/encoding"),
     (b"a: [1, 2\n", "yaml/syntax"),
 ])
-def test_unreadable_inputs_exit_2_with_one_line_and_no_traceback(tmp_path: Path, content: bytes, rule: str) -> None:
+def test_malformed_inputs_exit_1_with_one_line_and_no_traceback(tmp_path: Path, content: bytes, rule: str) -> None:
     path = tmp_path / "in.yaml"
     path.write_bytes(content)
     proc = run_process("validate", str(path))
-    assert proc.returncode == 2
+    assert proc.returncode == 1, "invalid input, as for kubeconform and kubectl-validate (docs/validation.md)"
     out = proc.stdout.decode()
     assert f"error[{rule}]" in out
     assert "Traceback" not in out + proc.stderr.decode()
@@ -80,7 +80,7 @@ def test_too_large_file_names_the_limit_and_the_flag(tmp_path: Path) -> None:
     big = tmp_path / "big.yaml"
     big.write_text(VALID + "#" + "x" * (1024 * 1024 + 10) + "\n")
     result = run_cli("validate", "--max-file-size", "1", str(big))
-    assert result.exit_code == 2
+    assert result.exit_code == 1, "a file over a reading limit is invalid input (exit 2 is for paths not opened)"
     assert "larger than the 1 MiB limit (raise with --max-file-size)" in result.output
 
 

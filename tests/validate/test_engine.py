@@ -39,23 +39,28 @@ def test_v1_list_items_are_validated() -> None:
     assert (d.rule, d.path, d.line) == ("schema/maximum", "spec.dataset.inline.defaultThreshold", 15)
 
 
-def test_cel_is_not_evaluated_when_blocking_errors_exist() -> None:
-    text = VALID.replace("    inline:", "    url: https://x/e.json\n    inline:").replace(
-        "name: weather-agent", "name: 5")
-    assert "cel/dataset-exactly-one" not in rules(text)
-    assert "cel/not-evaluated" in rules(text)
+def test_with_blocking_errors_the_rules_whose_fields_are_intact_still_run() -> None:
+    """The server runs no CEL rule once an error of the blocking kinds is found and says so once (issue 33: every
+    finding in one pass): we run the rules whose field holds no blocking error and keep the server's note."""
+    both = VALID.replace("    inline:", "    url: https://x/e.json\n    inline:")
+    elsewhere = both.replace("name: weather-agent", "name: 5")  # a type error outside spec.dataset
+    assert rules(elsewhere).count("cel/dataset-exactly-one") == 1 and "cel/not-evaluated" in rules(elsewhere)
+    inside = VALID.replace("    inline:", "    url: [https://x/e.json]\n    inline:")  # the rule's own field
+    assert "cel/dataset-exactly-one" not in rules(inside) and "cel/not-evaluated" in rules(inside)
+    assert "schema/type" in rules(inside)
 
 
-def test_blocking_metadata_errors_keep_cel_from_running_too() -> None:
+def test_blocking_metadata_errors_keep_the_servers_rules_from_running_too() -> None:
     """The server's hasBlockingErr looks at every error of the strategy, ObjectMeta's included (issue 29: found
     by the module-mode oracle): a missing name or a manager over 128 bytes blocks the rules, an invalid name does
-    not, and a name generated from generateName is no missing name."""
+    not, and a name generated from generateName is no missing name. The rule on spec.dataset still runs here: no
+    blocking error is in its field."""
     both = VALID.replace("    inline:", "    url: https://x/e.json\n    inline:")
     no_name = both.replace("  name: weather-eval\n", "")
-    assert "cel/dataset-exactly-one" not in rules(no_name) and "cel/not-evaluated" in rules(no_name)
+    assert "cel/dataset-exactly-one" in rules(no_name) and "cel/not-evaluated" in rules(no_name)
     long_manager = both.replace("  name: weather-eval\n", "  name: weather-eval\n  managedFields:\n"
                                 "  - {manager: " + "m" * 129 + ", operation: Apply}\n")
-    assert "cel/dataset-exactly-one" not in rules(long_manager) and "cel/not-evaluated" in rules(long_manager)
+    assert "cel/dataset-exactly-one" in rules(long_manager) and "cel/not-evaluated" in rules(long_manager)
     bad_name = both.replace("name: weather-eval", "name: Weather_Eval")
     assert "cel/dataset-exactly-one" in rules(bad_name) and "cel/not-evaluated" not in rules(bad_name)
     generated = both.replace("  name: weather-eval\n", "  generateName: weather-\n")

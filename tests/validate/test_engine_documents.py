@@ -75,10 +75,12 @@ def test_findings_in_a_list_outside_its_items_are_reported_once() -> None:
             "items:\n- 1:30\n- apiVersion: v1\n  kind: ConfigMap\n  kind: ConfigMap\n")
     dup = "remove one of the two entries"
     assert rows(run(text)) == [
-        ("yaml/duplicate-key", "f.yaml", 3, 1, "kind", 'duplicate key "kind": the later value wins', dup, ""),
+        ("yaml/duplicate-key", "f.yaml", 3, 1, "kind", 'duplicate key "kind" (first at line 2, column 1): the later '
+         "value wins", dup, ""),
         ("yaml/yaml11-boolean", "f.yaml", 4, 9, "other[0]", 'yes is read as the boolean true by Kubernetes '
          '(YAML 1.1); quote it ("yes") if you meant a string', "", ""),
-        ("yaml/duplicate-key", "f.yaml", 7, 3, "metadata.name", 'duplicate key "name": the later value wins', dup, ""),
+        ("yaml/duplicate-key", "f.yaml", 7, 3, "metadata.name", 'duplicate key "name" (first at line 6, column 3): '
+         "the later value wins", dup, ""),
         ("yaml/not-an-object", "f.yaml", 9, 3, "items[0]", NOT_AN_OBJECT, "", "")]
 
 
@@ -267,8 +269,8 @@ def test_a_yaml11_boolean_name_is_one_finding_and_later_remarks_still_count() ->
     assert rows(run(text)) == [
         ("metadata/type", "f.yaml", 4, 9, "metadata.name", "Invalid value: true: metadata.name must be a string",
          'yes is a YAML 1.1 boolean for Kubernetes: write "yes" in quotes', "Experiment"),
-        ("yaml/duplicate-key", "f.yaml", 9, 5, "spec.agentRef.name", 'duplicate key "name": the later value wins',
-         "remove one of the two entries", "Experiment")]
+        ("yaml/duplicate-key", "f.yaml", 9, 5, "spec.agentRef.name", 'duplicate key "name" (first at line 8, column '
+         '5): the later value wins', "remove one of the two entries", "Experiment")]
 
 
 def test_fields_of_the_earlier_schema_point_at_the_migration() -> None:

@@ -57,7 +57,7 @@ EXPECTED: dict[str, list[tuple[str, str, int, int]]] = {
     "empty-agent-name": [("semantic/dns-label", "spec.agentRef.name", 7, 11)],
     "empty-gateway-name": [("semantic/dns-label", "spec.aiGatewayRef.name", 9, 11)],
     # 10: locations: the document's own line, the null key's line; .inf once
-    "missing-metadata-second-document": [("cel/not-evaluated", "spec.dataset", 16, 3),  # a missing name blocks CEL
+    "missing-metadata-second-document": [("cel/not-evaluated", "", 11, 1),  # a missing name blocks the server's CEL
                                          ("metadata/name-required", "metadata.name", 11, 1)],
     "spec-null": [("semantic/spec-missing", "spec", 5, 1)],
     "infinite-threshold": [("yaml/non-finite", "spec.dataset.inline.defaultThreshold", 10, 25)],

@@ -20,7 +20,7 @@ def findings(text: str) -> list[tuple[str, str]]:
 def test_every_registered_rule_is_in_the_rule_table() -> None:
     from kubectl_testbench.rules import RULES
 
-    for rules, _, _ in CHECKS:
+    for rules, _ in CHECKS:
         for rule in rules:
             assert rule in RULES
 

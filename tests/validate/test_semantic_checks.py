@@ -403,18 +403,15 @@ def test_checks_tolerate_wrong_types_only_when_the_schema_found_errors(monkeypat
         calls.append("trips")
         raise TypeError("a wrong type")
 
-    def reads_spec(doc: dict[str, Any], report: Any) -> None:
-        calls.append("reads_spec")
+    def after(doc: dict[str, Any], report: Any) -> None:
+        calls.append("after")
 
-    monkeypatch.setattr(semantic, "CHECKS", [(("x/spec",), ("spec", "env"), reads_spec), (("x/trips",), (), trips)])
+    monkeypatch.setattr(semantic, "CHECKS", [(("x/trips",), trips), (("x/after",), after)])
     with pytest.raises(TypeError):
         run_checks(base(), lambda *a, **k: None)
     calls.clear()
-    run_checks(base(), lambda *a, **k: None, [("spec", "dataset")])
-    assert calls == ["reads_spec", "trips"]
-    calls.clear()
-    run_checks(base(), lambda *a, **k: None, [("spec", "env", 0, "name")])
-    assert calls == ["trips"], "a check is skipped when the schema found errors inside the subtree it reads"
+    run_checks(base(), lambda *a, **k: None, tolerant=True)
+    assert calls == ["trips", "after"], "a check that trips is skipped, the next one still runs"
 
 
 @pytest.mark.parametrize(("field", "value"), [("schedule", {"cron": 5, "timezone": ["UTC"]}),

@@ -161,7 +161,7 @@ def test_the_cli_prints_the_hint_under_the_error(tmp_path: Path) -> None:
     path = tmp_path / "exp.yaml"
     path.write_text(CASES["list-item-without-dash"])
     result = run_cli("validate", str(path))
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     assert result.output.splitlines()[:2] == [
         f"{path}:20:17: error[yaml/syntax] did not find expected '-' indicator while parsing a block collection",
         "  hint: line 20 is at the indentation of the list's '-' (line 19) but has no '-': start it with '- ' for a "
