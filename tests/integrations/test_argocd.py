@@ -687,6 +687,18 @@ def test_settings_from_env_defaults_and_env(tmp_path: Path) -> None:
     assert settings_from_env({}, str(tmp_path)).flags.namespace == "default"
 
 
+def test_an_application_with_a_plugin_section_but_no_parameters(tmp_path: Path) -> None:
+    """Argo CD marshals the Application's absent ``plugin.parameters`` (a nil list) as JSON ``null``: an
+    Application that names the plugin or sets only plugin env gets ``ARGOCD_APP_PARAMETERS=null``
+    (v1alpha1.ApplicationSourcePluginParameters.Environ; test_argocd_cmp_server.py runs it)."""
+    settings = settings_from_env({"ARGOCD_APP_PARAMETERS": "null", "ARGOCD_ENV_TESTKUBE_NAMESPACE": "tk"},
+                                 str(tmp_path))
+    assert settings.paths == (".",) and settings.flags.testkube_namespace == "tk"
+    assert settings.sources == {"testkube-namespace": "env"}
+    with pytest.raises(ParameterError, match="must be a JSON list of parameters"):
+        settings_from_env({"ARGOCD_APP_PARAMETERS": '{"name": "strict"}'}, str(tmp_path))
+
+
 @pytest.mark.parametrize(("text", "seconds"), [("", 90.0), ("90s", 90.0), ("2m30s", 150.0), ("1h", 3600.0),
                                                ("500ms", 0.5), ("1.5m", 90.0), ("soon", 90.0), ("90", 90.0)])
 def test_exec_timeout_reads_go_durations(text: str, seconds: float) -> None:
