@@ -77,6 +77,8 @@ def argocd_env(bin_dir: Path, app_namespace: str = "team-a", parameters: list[di
                         KUBE_API_VERSIONS="v1,apps/v1,testworkflows.testkube.io/v1")
     for name, value in (plugin_env or {}).items():
         env[f"ARGOCD_ENV_{name}"] = value
+    if parameters is None and plugin_env is not None and with_json:
+        env["ARGOCD_APP_PARAMETERS"] = "null"  # a plugin section without parameters: Argo CD marshals the nil list
     if parameters is not None:
         if with_json:
             env["ARGOCD_APP_PARAMETERS"] = json.dumps(parameters)
