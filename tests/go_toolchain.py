@@ -4,14 +4,17 @@ This project's machines have Go 1.26 in /usr/local/go/bin. Debian's ``golang-go`
 so no reason ever tells anyone to install it. A tool is ``go install``-ed from the Go module proxy at the version
 named here into the user cache dir (``…/kubectl-testbench/go/<binary>-<version>/``), once; later sessions find it
 there. The module proxy's checksums (go.sum of the tool's own module, and the checksum database) make the build
-reproducible.
+reproducible. A program of ours with its own go.mod/go.sum (the CEL oracle, the Argo CD CMP server and client) is
+built the same way by :func:`build_module_program`, keyed by a hash of its sources.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -62,3 +65,37 @@ def build_stdlib_program(source: Path, out: Path, binary: str) -> Path:
                           text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr
     return out / binary
+
+
+def module_hash(files: Sequence[Path]) -> str:
+    """What a module-mode program is built from, in the order given: each file's name and bytes."""
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def build_module_program(source: Path, files: Sequence[Path], binary: str, timeout: float = 1800) -> Path | str:
+    """``go build`` of the module in ``source`` (its committed go.mod/go.sum, nothing resolved anew: ``-mod=readonly``)
+    into ``…/kubectl-testbench/go/<binary>-<hash of files>/<binary>``, once per machine; the binary, or why it
+    cannot be had here (:data:`NO_GO`, or the build's error), for the caller to skip or fail with.
+
+    The first build downloads the modules through the Go module proxy, checked against go.sum; Go's build cache
+    stays in the user's cache dir, so a rebuild after a source change compiles only what changed."""
+    from tests.conftest import USER_CACHE_HOME, tool_cache_dir
+    from tests.tool_cache import install_once
+
+    go = go_binary()
+    if go is None:
+        return NO_GO
+
+    def install(directory: Path) -> str | None:
+        env = {**os.environ, "GO111MODULE": "on", "GOFLAGS": "-mod=readonly", "CGO_ENABLED": "0", "GOWORK": "off"}
+        # Go's build cache follows XDG_CACHE_HOME, which the tests point at a private dir: keep it in the user's
+        env.setdefault("GOCACHE", str(USER_CACHE_HOME / "go-build"))
+        proc = subprocess.run([go, "build", "-o", str(directory / binary), "."], cwd=source, env=env,
+                              capture_output=True, text=True, timeout=timeout, check=False)
+        return None if proc.returncode == 0 else f"building {binary} in {source} failed:\n{proc.stderr[-4000:]}"
+
+    found = install_once(tool_cache_dir("go") / f"{binary}-{module_hash(files)}", binary, install)
+    return found / binary if isinstance(found, Path) else found

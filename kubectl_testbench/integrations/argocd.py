@@ -96,7 +96,9 @@ def raw_values(env: Mapping[str, str]) -> tuple[dict[str, str | list[str]], dict
 
     ``ARGOCD_APP_PARAMETERS`` is authoritative when present (Argo CD always sets it together with the
     ``PARAM_`` variables); the ``PARAM_`` variables are read only without it, e.g. when a user runs the
-    command by hand. ``ARGOCD_ENV_<NAME>`` fills what no parameter set.
+    command by hand. Its JSON ``null`` is no parameters: Argo CD marshals an Application's absent
+    ``plugin.parameters`` (a nil list) so when the Application names the plugin or sets only its env.
+    ``ARGOCD_ENV_<NAME>`` fills what no parameter set.
     """
     values: dict[str, str | list[str]] = {}
     origin: dict[str, str] = {}
@@ -107,6 +109,8 @@ def raw_values(env: Mapping[str, str]) -> tuple[dict[str, str | list[str]], dict
             entries = json.loads(text)
         except ValueError as err:
             raise ParameterError([f"ARGOCD_APP_PARAMETERS is not valid JSON: {err}"]) from None
+        if entries is None:
+            entries = []
         if not isinstance(entries, list):
             raise ParameterError(["ARGOCD_APP_PARAMETERS must be a JSON list of parameters"])
         for entry in entries:

@@ -77,6 +77,8 @@ def argocd_env(bin_dir: Path, app_namespace: str = "team-a", parameters: list[di
                         KUBE_API_VERSIONS="v1,apps/v1,testworkflows.testkube.io/v1")
     for name, value in (plugin_env or {}).items():
         env[f"ARGOCD_ENV_{name}"] = value
+    if parameters is None and plugin_env is not None and with_json:
+        env["ARGOCD_APP_PARAMETERS"] = "null"  # a plugin section without parameters: Argo CD marshals the nil list
     if parameters is not None:
         if with_json:
             env["ARGOCD_APP_PARAMETERS"] = json.dumps(parameters)
@@ -685,6 +687,18 @@ def test_settings_from_env_defaults_and_env(tmp_path: Path) -> None:
     assert settings.flags.argocd_sync_waves is None and settings.strict is True
     assert settings.sources == {"agent-port": "env", "paths": "env", "strict": "parameter"}
     assert settings_from_env({}, str(tmp_path)).flags.namespace == "default"
+
+
+def test_an_application_with_a_plugin_section_but_no_parameters(tmp_path: Path) -> None:
+    """Argo CD marshals the Application's absent ``plugin.parameters`` (a nil list) as JSON ``null``: an
+    Application that names the plugin or sets only plugin env gets ``ARGOCD_APP_PARAMETERS=null``
+    (v1alpha1.ApplicationSourcePluginParameters.Environ; test_argocd_cmp_server.py runs it)."""
+    settings = settings_from_env({"ARGOCD_APP_PARAMETERS": "null", "ARGOCD_ENV_TESTKUBE_NAMESPACE": "tk"},
+                                 str(tmp_path))
+    assert settings.paths == (".",) and settings.flags.testkube_namespace == "tk"
+    assert settings.sources == {"testkube-namespace": "env"}
+    with pytest.raises(ParameterError, match="must be a JSON list of parameters"):
+        settings_from_env({"ARGOCD_APP_PARAMETERS": '{"name": "strict"}'}, str(tmp_path))
 
 
 @pytest.mark.parametrize(("text", "seconds"), [("", 90.0), ("90s", 90.0), ("2m30s", 150.0), ("1h", 3600.0),

@@ -12,18 +12,14 @@ session over a JSON-lines pipe: thousands of documents cost one process start.
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
-import os
-import shutil
 import subprocess
-import tempfile
 import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tests.go_toolchain import NO_GO, go_binary
+from tests.go_toolchain import NO_GO, build_module_program, go_binary, module_hash
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "oracle.go"
@@ -44,10 +40,7 @@ def missing() -> str | None:
 
 def source_hash() -> str:
     """What the binary is built from: the Go source and the module files."""
-    digest = hashlib.sha256()
-    for path in (SOURCE, *MODULE_FILES):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
+    return module_hash((SOURCE, *MODULE_FILES))
 
 
 def build() -> Path:
@@ -55,30 +48,12 @@ def build() -> Path:
 
     The build writes into a private directory that is renamed into place only when complete, so an interrupted
     or failed build leaves nothing a later session would take for a binary."""
-    from tests.conftest import USER_CACHE_HOME, tool_cache_dir
-
-    go = go_binary()
-    if go is None:
+    if go_binary() is None:
         raise OracleUnavailable(NO_GO)
-    root = tool_cache_dir("go") / f"oracle-{source_hash()}"
-    binary = root / "oracle"
-    if binary.is_file():
-        return binary
-    root.parent.mkdir(parents=True, exist_ok=True)
-    partial = Path(tempfile.mkdtemp(prefix=f".{root.name}-", dir=root.parent))
-    env = {**os.environ, "GO111MODULE": "on", "GOFLAGS": "-mod=readonly", "CGO_ENABLED": "0", "GOWORK": "off"}
-    # Go's build cache follows XDG_CACHE_HOME, which the tests point at a private dir: keep it in the user's cache
-    env.setdefault("GOCACHE", str(USER_CACHE_HOME / "go-build"))
-    proc = subprocess.run([go, "build", "-o", str(partial / "oracle"), "."], cwd=HERE, env=env,
-                          capture_output=True, text=True, timeout=1800, check=False)
-    if proc.returncode != 0 or not (partial / "oracle").is_file():
-        shutil.rmtree(partial, ignore_errors=True)
-        raise RuntimeError(f"building the oracle failed:\n{proc.stderr[-4000:]}")
-    try:
-        os.rename(partial, root)
-    except OSError:  # another session built it first
-        shutil.rmtree(partial, ignore_errors=True)
-    return binary
+    found = build_module_program(HERE, (SOURCE, *MODULE_FILES), "oracle")
+    if isinstance(found, str):
+        raise RuntimeError(found)
+    return found
 
 
 class Oracle:
