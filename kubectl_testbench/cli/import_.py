@@ -25,6 +25,9 @@ _INLINE_ONLY = frozenset({SEMANTIC_INLINE_SIZE.id, SEMANTIC_INLINE_SIZE_NEAR.id}
 @click.option("--from", "source_format", required=True, type=click.Choice(FORMAT_NAMES),
               help="Format of the input: adk (EvalSet, *.test.json), agentv (EVAL.yaml), orloj (EvalDataset), "
                    "csv, json or parquet (tables of RAGAS rows).")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="ADK: the eval config (criteria, rubrics) as given to adk eval --config_file_path, instead of "
+                   "the test_config.json beside each file.")
 @click.option("--name", required=True, help="Name of the Experiment (metadata.name).")
 @click.option("--agent", required=True, help="Name of the Agent to evaluate (spec.agentRef.name).")
 @click.option("--agent-namespace", default=None, help="Namespace of the Agent (default: the Experiment's).")
@@ -57,7 +60,7 @@ def import_cmd(paths: tuple[str, ...], source_format: str, name: str, agent: str
                namespace: str | None, gateway: str | None, gateway_namespace: str | None, judge_model: str | None,
                default_threshold: float | None, metrics: tuple[str, ...], output_format: str,
                output_file: str | None, dataset_out: str | None, s3_bucket: str | None, s3_key: str | None,
-               dataset_url: str | None, strict: bool, max_file_mib: int, max_depth: int,
+               dataset_url: str | None, strict: bool, config_file: str | None, max_file_mib: int, max_depth: int,
                max_nodes: int) -> int:
     """Convert other agent-evaluation datasets into one Experiment with an inline dataset.
 
@@ -80,7 +83,7 @@ def import_cmd(paths: tuple[str, ...], source_format: str, name: str, agent: str
             fail(f"--metric {err}")
     options = ImportOptions(name=name, agent=agent, agent_namespace=agent_namespace, namespace=namespace,
                             gateway=gateway, gateway_namespace=gateway_namespace, judge_model=judge_model,
-                            default_threshold=default_threshold, metrics=tuple(chosen),
+                            default_threshold=default_threshold, metrics=tuple(chosen), config=config_file,
                             limits=limits_from(max_file_mib, max_depth, max_nodes))
     try:
         result = import_dataset(source_format, paths, options)

@@ -93,7 +93,8 @@ def test_d4_file_reference_found_in_an_ancestor_directory() -> None:
     first = steps(result, 0)[0]["input"]
     assert '<file path="../basic/evals/javascript.instructions.md">' in first
     assert (AGENTV / "basic" / "evals" / "javascript.instructions.md").read_text().strip()[:40] in first
-    assert len(scenarios(result)) == 5
+    rows = (AGENTV / "basic-jsonl" / "evals" / "cases.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(scenarios(result)) == len(rows) == 7
 
 
 def test_d4_missing_file_is_one_error_line(tmp_path: Path) -> None:
@@ -140,7 +141,7 @@ def test_d7_adk_config_rubrics_are_carried() -> None:
         assert [r["id"] for r in rubrics] == ["relevance", "helpfulness"]
         assert rubrics[0]["text"] == "The response directly addresses the user's query."
         assert metric_names(step)  # still scored by something
-    rubric_line = line_of(config, '"rubricId": "relevance"')
+    rubric_line = line_of(config, '"rubricId": "relevance"') - 1  # the rubric object opens the line before
     assert any(w.file == str(config) and w.line == rubric_line and "not scored" in w.message
                for w in result.warnings)
     assert result.inline["llmAsAJudgeModel"] == "gemini-3-flash-preview"

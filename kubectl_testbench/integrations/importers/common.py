@@ -109,11 +109,21 @@ class ImportInputError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class MetricSpec:
-    """A metric for a step: a RAGAS class name, an optional threshold and constructor parameters."""
+    """A metric for a step: a RAGAS class name, an optional threshold and constructor parameters.
+
+    ``source`` names what the source called it (``response_match_score``), ``origin`` where it was defined (a
+    rubric in a config file): both only for warnings, never written.
+    """
 
     name: str
     threshold: float | None = None
     parameters: dict[str, Any] | None = None
+    source: str = field(default="", compare=False)
+    origin: Origin | None = field(default=None, compare=False)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (from {self.source})" if self.source else self.name
 
     def wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"metricName": self.name}
@@ -138,6 +148,8 @@ class ImportOptions:
     default_threshold: float | None = None
     metrics: tuple[MetricSpec, ...] = ()
     """When given, every step gets exactly these metrics instead of the ones derived from the source."""
+    config: str | None = None
+    """An evaluation config named on the command line (ADK: the file of ``adk eval --config_file_path``)."""
     limits: Limits = DEFAULT_LIMITS
 
 
@@ -167,6 +179,8 @@ class StepSpec:
     custom_values: dict[str, Any] | None = None
     metrics: list[MetricSpec] | None = None
     """None: choose metrics from the reference data (:func:`default_metrics`); a list: exactly these."""
+    scored: bool = True
+    """False for an earlier user turn of a multi-turn test, which the source does not score on its own."""
 
     def reference(self) -> dict[str, Any] | None:
         ref: dict[str, Any] = {}
@@ -274,6 +288,34 @@ def default_metrics(step: StepSpec) -> list[MetricSpec]:
     return out
 
 
+def replacement_metric(step: StepSpec) -> MetricSpec:
+    """The one metric for a step whose source metrics cannot score: the agent's goal, against the reference
+    response when the step has one. Never a tool or topic metric the source did not ask for."""
+    return MetricSpec(RESPONSE_METRIC if step.response else NO_REFERENCE_METRIC)
+
+
+RUBRICS_KEY = "rubrics"
+"""``customValues`` key for criteria texts no scorable metric can judge: ``[{id, text}]``, kept verbatim."""
+RUBRIC_METRICS = (JUDGE_METRIC, "InstanceSpecificRubrics")
+"""Metrics that judge a free-text criterion; a rubric becomes the first one the phase package scores, if any."""
+
+
+def rubric_metric() -> str | None:
+    """The metric a free-text rubric becomes, or None when the phase package scores none of them."""
+    return next((m for m in RUBRIC_METRICS if never_scores(m) is None), None)
+
+
+@dataclass(slots=True)
+class _Tally:
+    """Warnings counted over steps, reported once at the first step (or at the definition) they concern."""
+
+    items: dict[tuple[str, Origin | None], tuple[int, Origin]] = field(default_factory=dict)
+
+    def count(self, key: str, where: Origin, at: Origin | None = None) -> None:
+        count, first = self.items.get((key, at), (0, where))
+        self.items[(key, at)] = (count + 1, first)
+
+
 def build_experiment(collected: Collected, options: ImportOptions) -> ImportResult:
     """The Experiment for ``collected``: unique scenario names, metrics chosen, fields in reading order."""
     warnings = collected.warnings
@@ -282,7 +324,9 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
     scenarios: list[dict[str, Any]] = []
     used: set[str] = set()
     lacking: dict[tuple[str, str], tuple[int, Origin]] = {}
-    dropped: dict[str, tuple[int, Origin]] = {}
+    dropped = _Tally()
+    rubrics = _Tally()
+    replaced = _Tally()
     for index, scenario in enumerate(collected.scenarios):
         name = _unique_name(scenario, index, used, warnings)
         steps = []
@@ -293,13 +337,26 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
                     count, first = lacking.get((metric, need), (0, step.origin))
                     lacking[(metric, need)] = (count + 1, first)
             else:
-                metrics = default_metrics(step) if step.metrics is None else _scorable(step, step.metrics, dropped)
+                metrics = default_metrics(step) if step.metrics is None else _scorable(step, step.metrics, dropped,
+                                                                                        rubrics)
+                if not metrics and step.scored:
+                    metrics = [replacement_metric(step)]
+                    lost = ", ".join(dict.fromkeys(m.label for m in step.metrics or ()))
+                    replaced.count(f"{metrics[0].name}|{lost}", step.origin)
                 for metric, need in _missing_needs(step, metrics):
                     warnings.at(step.origin, f"{metric} needs reference.{need}, which this step does not have")
             steps.append(_step(step, metrics))
         scenarios.append({"name": name, "steps": steps})
-    for metric, (count, first) in dropped.items():
-        warnings.at(first, dropped_message(metric, count))
+    for (label, at), (count, first) in dropped.items.items():
+        warnings.at(at or first, dropped_message(label, count))
+    for (label, at), (count, first) in rubrics.items.items():
+        warnings.at(at or first, f"{label} is kept verbatim in customValues.{RUBRICS_KEY} but not scored "
+                                 f"({plural(count, 'step')}): {PHASE_PACKAGE} scores no metric that judges a free-text "
+                                 f"criterion ({', '.join(RUBRIC_METRICS)} cannot score)")
+    for (key, _), (count, first) in replaced.items.items():
+        metric, _, lost = key.partition("|")
+        why = (f"the source's {lost} cannot score" if lost else "the source enables no metric that applies")
+        warnings.at(first, f"{plural(count, 'step')} (the first here): {why}; scored with {metric} instead")
     for (metric, need), (count, first) in lacking.items():
         warnings.at(first, f"--metric {metric} needs reference.{need}, which {count} step"
                            f"{' lacks' if count == 1 else 's lack'} (this is the first)")
@@ -346,13 +403,28 @@ def dropped_message(metric: str, steps: int) -> str:
             f"{PHASE_PACKAGE} cannot score it (kubectl testbench explain metrics says why and lists those that do)")
 
 
-def _scorable(step: StepSpec, metrics: list[MetricSpec], dropped: dict[str, tuple[int, Origin]]) -> list[MetricSpec]:
-    """The metrics that can score; the rest are counted in ``dropped``. A step left with none gets the defaults."""
-    kept = [m for m in metrics if never_scores(m.name) is None]
-    for name in dict.fromkeys(m.name for m in metrics if never_scores(m.name) is not None):
-        count, first = dropped.get(name, (0, step.origin))
-        dropped[name] = (count + 1, first)
-    return kept if kept or not metrics else default_metrics(step)
+def _scorable(step: StepSpec, metrics: list[MetricSpec], dropped: _Tally, rubrics: _Tally) -> list[MetricSpec]:
+    """The metrics that can score. A free-text judge that cannot becomes the metric that judges rubrics, or is
+    kept verbatim in ``customValues.rubrics``; every other one is counted in ``dropped``."""
+    kept: list[MetricSpec] = []
+    carrier = rubric_metric()
+    for metric in metrics:
+        if never_scores(metric.name) is None:
+            kept.append(metric)
+        elif metric.name in RUBRIC_METRICS and isinstance(metric.parameters, dict) \
+                and is_text(metric.parameters.get("definition")):
+            rid = str(metric.parameters.get("name") or f"rubric-{len(kept) + 1}")
+            text = str(metric.parameters["definition"])
+            if carrier is not None:
+                kept.append(MetricSpec(carrier, metric.threshold, {"name": rid, "definition": text}))
+                continue
+            custom = step.custom_values if step.custom_values is not None else {}
+            custom.setdefault(RUBRICS_KEY, []).append({"id": rid, "text": text})
+            step.custom_values = custom
+            rubrics.count(f'rubric "{rid}"', step.origin, metric.origin)
+        else:
+            dropped.count(metric.label, step.origin, metric.origin)
+    return kept
 
 
 _REFERENCE_FIELDS = {"response": "response", "toolCalls": "tool_calls", "topics": "topics",
