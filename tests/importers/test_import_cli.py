@@ -30,9 +30,9 @@ def test_yaml_on_stdout_warnings_and_summary_on_stderr() -> None:
     assert result.stdout.startswith(SCHEMA_COMMENT)
     assert yaml.safe_load(result.stdout) == library("orloj", TRIAGE)
     assert result.stderr.splitlines() == [
-        "orloj/triage-dataset.yaml:9:7: warning: AspectCritic is not carried over (2 steps, the first here): "
-        "agentic-layer-testbench 0.10.0 cannot score it (kubectl testbench explain metrics says why and lists those "
-        "that do) (spec.samples[0])",
+        "orloj/triage-dataset.yaml:9:7: warning: rubric \"rubric\" is kept verbatim in customValues.rubrics but not "
+        "scored (2 steps): agentic-layer-testbench 0.10.0 scores no metric that judges a free-text criterion "
+        "(AspectCritic, InstanceSpecificRubrics cannot score) (spec.samples[0])",
         "orloj/triage-dataset.yaml:19:9: warning: expected.output_not_contains is not carried over: no RAGAS metric "
         "checks that a text is absent (spec.samples[1].expected.output_not_contains)",
         'orloj/triage-dataset.yaml:27:3: warning: EvalRun "triage-eval-llm": system is not carried over (the '

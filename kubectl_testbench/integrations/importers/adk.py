@@ -127,9 +127,8 @@ def read(paths: tuple[str, ...], options: ImportOptions) -> Collected:
     collected = Collected("adk")
     files = expand_inputs(paths, PATTERNS, "ADK eval files")
     configs: dict[str, Criteria] = {}
-    if options.config is not None:  # adk eval --config_file_path: one config for every file
-        if not os.path.isfile(options.config):
-            raise ImportInputError(options.config, "--config: no such file")
+    if options.config is not None and not os.path.isfile(options.config):  # adk eval --config_file_path
+        raise ImportInputError(options.config, "--config: no such file")
     for path in files:
         file = display_name(path)
         config = options.config or (CONFIG_FILE if path == "-" else os.path.join(os.path.dirname(path), CONFIG_FILE))

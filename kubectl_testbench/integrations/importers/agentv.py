@@ -488,7 +488,8 @@ def _case(test: Any, parent: Any, index: int | None, at: Path, suite: _Suite,
     # criteria, rubrics, threshold
     criteria = test.get("criteria", test.get("expected_outcome"))
     if is_text(criteria):
-        case.metrics.append(MetricSpec(JUDGE_METRIC, None, {"name": "criteria", "definition": str(criteria).strip()}))
+        ckey = "criteria" if "criteria" in test else "expected_outcome"
+        case.metrics.append(_judge("criteria", str(criteria), None, origin(suite.file, test, ckey, (*at, ckey))))
     threshold = test.get("threshold")
     case.threshold = _threshold(threshold)
     if case.threshold is None and threshold is not None:
@@ -701,7 +702,7 @@ def _rubric_items(items: list[Any], at: Path, case: _Case, suite: _Suite, thresh
         default_name = case.next_rubric()
         if isinstance(item, str):
             if item.strip():
-                case.metrics.append(_judge(default_name, item, threshold))
+                case.metrics.append(_judge(default_name, item, threshold, origin(suite.file, items, i, where)))
             continue
         if not isinstance(item, dict):
             suite.warn(items, i, where, "rubric is neither text nor a mapping: skipped")
@@ -713,22 +714,24 @@ def _rubric_items(items: list[Any], at: Path, case: _Case, suite: _Suite, thresh
             continue
         rid = scalar_text(item.get("id")) or default_name
         min_score = _threshold(item.get("min_score"))
-        case.metrics.append(_judge(rid, str(text), min_score if min_score is not None else threshold))
+        case.metrics.append(_judge(rid, str(text), min_score if min_score is not None else threshold,
+                                   origin(suite.file, items, i, where)))
         weight = item.get("weight")
         if weight is not None and weight != 1 and weight != 1.0:
-            suite.warn(item, "weight", (*where, "weight"), f"rubric weight {weight} is not carried over: each rubric "
-                       f"is its own {JUDGE_METRIC} metric that must pass")
+            suite.warn(item, "weight", (*where, "weight"), f"rubric weight {weight} is not carried over: rubrics are "
+                       "not weighted")
         for key in ("score_ranges", "operator"):
             if item.get(key) is not None:
-                suite.warn(item, key, (*where, key), f"rubric {key} is not carried over: {JUDGE_METRIC} gives a "
-                           "yes/no verdict on the outcome")
+                suite.warn(item, key, (*where, key), f"rubric {key} is not carried over: a rubric is a yes/no "
+                           "criterion")
         if item.get("required") is False:
-            suite.warn(item, "required", (*where, "required"), "required: false is not carried over: every "
-                       f"{JUDGE_METRIC} metric must pass")
+            suite.warn(item, "required", (*where, "required"), "required: false is not carried over: every rubric "
+                       "counts")
 
 
-def _judge(name: str, definition: str, threshold: float | None) -> MetricSpec:
-    return MetricSpec(JUDGE_METRIC, threshold, {"name": name, "definition": definition.strip()})
+def _judge(name: str, definition: str, threshold: float | None, where: Origin | None = None) -> MetricSpec:
+    """A free-text criterion; build_experiment scores it with a rubric metric or keeps it in customValues."""
+    return MetricSpec(JUDGE_METRIC, threshold, {"name": name, "definition": definition.strip()}, origin=where)
 
 
 def _grader(container: Any, index: int, at: Path, case: _Case, suite: _Suite, variables: dict[str, Any],
@@ -737,7 +740,7 @@ def _grader(container: Any, index: int, at: Path, case: _Case, suite: _Suite, va
     item = container[index]
     if isinstance(item, str):
         text = _render(item, variables, used, (container, index, at), suite) if suite.promptfoo else item
-        case.metrics.append(_judge(case.next_rubric(), text, None))
+        case.metrics.append(_judge(case.next_rubric(), text, None, origin(suite.file, container, index, at)))
         return
     if not isinstance(item, dict):
         suite.warn(container, index, at, "assertion is neither text nor a mapping: skipped")
@@ -765,7 +768,8 @@ def _grader(container: Any, index: int, at: Path, case: _Case, suite: _Suite, va
             _rubric_items(rubrics, (*at, "rubrics" if "rubrics" in item else "value"), case, suite, limit)
         elif is_text(value):
             default_name = case.next_rubric()
-            case.metrics.append(_judge(name or default_name, str(value), limit))
+            case.metrics.append(_judge(name or default_name, str(value), limit, origin(suite.file, container, index,
+                                                                                       at)))
         elif item.get("prompt") is not None:
             suite.warn(container, index, at, f'{kind} grader "{name or kind}" with a custom prompt is not carried '
                        f"over: {JUDGE_METRIC} needs the criterion as text (use criteria or value)")

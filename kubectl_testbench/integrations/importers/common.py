@@ -350,13 +350,10 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
     for (label, at), (count, first) in dropped.items.items():
         warnings.at(at or first, dropped_message(label, count))
     for (label, at), (count, first) in rubrics.items.items():
-        warnings.at(at or first, f"{label} is kept verbatim in customValues.{RUBRICS_KEY} but not scored "
-                                 f"({plural(count, 'step')}): {PHASE_PACKAGE} scores no metric that judges a free-text "
-                                 f"criterion ({', '.join(RUBRIC_METRICS)} cannot score)")
+        warnings.at(at or first, kept_rubric_message(label, count))
     for (key, _), (count, first) in replaced.items.items():
         metric, _, lost = key.partition("|")
-        why = (f"the source's {lost} cannot score" if lost else "the source enables no metric that applies")
-        warnings.at(first, f"{plural(count, 'step')} (the first here): {why}; scored with {metric} instead")
+        warnings.at(first, replaced_message(count, metric, lost))
     for (metric, need), (count, first) in lacking.items():
         warnings.at(first, f"--metric {metric} needs reference.{need}, which {count} step"
                            f"{' lacks' if count == 1 else 's lack'} (this is the first)")
@@ -395,6 +392,19 @@ def never_scores(name: str) -> str | None:
     if name in OLD_NAMES:
         return f"it is the old name of {OLD_NAMES[name]}, which ragas.metrics.collections no longer has by that name"
     return f"{PHASE_PACKAGE} has no metric of that name in ragas.metrics.collections"
+
+
+def kept_rubric_message(label: str, steps: int) -> str:
+    """The warning for a criterion text kept in customValues.rubrics because no metric can judge it."""
+    return (f"{label} is kept verbatim in customValues.{RUBRICS_KEY} but not scored ({plural(steps, 'step')}): "
+            f"{PHASE_PACKAGE} scores no metric that judges a free-text criterion ({', '.join(RUBRIC_METRICS)} "
+            "cannot score)")
+
+
+def replaced_message(steps: int, metric: str, lost: str = "") -> str:
+    """The warning for steps whose source metrics cannot score (or that the source enables none for)."""
+    why = f"the source's {lost} cannot score" if lost else "the source enables no metric that applies"
+    return f"{plural(steps, 'step')} (the first here): {why}; scored with {metric} instead"
 
 
 def dropped_message(metric: str, steps: int) -> str:
