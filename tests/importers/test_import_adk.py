@@ -62,7 +62,8 @@ def test_eval_set_warnings_point_at_their_source() -> None:
         (LIGHTS_CONFIG, *pos(LIGHTS_CONFIG, '"response_evaluation_score"'),
          "criterion response_evaluation_score: threshold 3.5 on ADK's 1-5 scale becomes 0.625 on the 0-1 scale "
          "of AspectCritic"),
-        (LIGHTS_CONFIG, *pos(LIGHTS_CONFIG, '"response_evaluation_score"'), kept_rubric_message('rubric "coherence"', 3)),
+        (LIGHTS_CONFIG, *pos(LIGHTS_CONFIG, '"response_evaluation_score"'),
+         kept_rubric_message('rubric "coherence"', 3)),
         (LIGHTS_CONFIG, *pos(LIGHTS_CONFIG, '"hallucinations_v1"'),
          "criterion hallucinations_v1 is not carried over: it judges the response against the tool outputs of the "
          "run, which RAGAS metrics cannot see (Faithfulness needs reference.retrievedContexts)"),

@@ -157,7 +157,8 @@ def test_promptfoo_style_suite_renders_prompts_with_vars() -> None:
         {"name": "roadmap", "steps": [{
             "input": "Summarize the next roadmap phase for executives.",
             "customValues": {"rubrics": [{"id": "rubric-1", "text": "Avoids unsupported details"},
-                                         {"id": "rubric-2", "text": "Matches the reference answer: {{ expected_output }}"}]},
+                                         {"id": "rubric-2",
+                                          "text": "Matches the reference answer: {{ expected_output }}"}]},
             "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}],
         }]},
     ]

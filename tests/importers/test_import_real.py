@@ -149,8 +149,8 @@ def test_d7_adk_config_rubrics_are_carried() -> None:
 
 
 def test_d7_config_option_on_the_command_line() -> None:
-    result = cli("import", "--name", "x", "--agent", "a", "--from", "adk", "--config", str(STARTER / "eval_config.json"),
-                 str(STARTER / "evalsets" / "basic.evalset.json"))
+    result = cli("import", "--name", "x", "--agent", "a", "--from", "adk", "--config",
+                 str(STARTER / "eval_config.json"), str(STARTER / "evalsets" / "basic.evalset.json"))
     assert result.exit_code == 0, result.stderr
     assert "The response directly addresses the user's query." in result.stdout
 
