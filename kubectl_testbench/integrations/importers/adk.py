@@ -117,10 +117,12 @@ class _FileState:
     """Per-file tallies reported once at the end instead of once per step."""
 
     missing: dict[str, tuple[int, Origin]] = field(default_factory=dict)
+    steps: dict[str, list[Origin]] = field(default_factory=dict)
 
     def count(self, key: str, where: Origin) -> None:
         n, first = self.missing.get(key, (0, where))
         self.missing[key] = (n + 1, first)
+        self.steps.setdefault(key, []).append(where)
 
 
 def read(paths: tuple[str, ...], options: ImportOptions) -> Collected:
@@ -300,14 +302,15 @@ def _file(file: str, stem: str, data: Any, criteria: Criteria, collected: Collec
                 if isinstance(case, dict):
                     _case(file, case, (ckey, i), f"case-{i + 1}", cases, criteria, collected, state, i)
                 else:
-                    collected.warnings.add(file, mark_of(cases, i), (ckey, i), "eval case is not an object: skipped")
+                    collected.skip(f"case-{i + 1}", origin(file, cases, i, (ckey, i)),
+                                   "eval case is not an object: skipped")
     else:
         raise ImportInputError(file, "is not an ADK EvalSet or legacy eval array", *mark_of(data))
     for key, (count, where) in state.missing.items():
         one = count == 1
-        collected.warnings.at(where, _MISSING[key].format(n=count, s="" if one else "s", v="s" if one else "",
-                                                          have="has" if one else "have",
-                                                          them="it is" if one else "they are"))
+        collected.tallied(where, _MISSING[key].format(n=count, s="" if one else "s", v="s" if one else "",
+                                                      have="has" if one else "have",
+                                                      them="it is" if one else "they are"), state.steps[key])
 
 
 _MISSING = {
@@ -366,7 +369,7 @@ def _case(file: str, case: dict[str, Any], at: Path, fallback: str, anchor: Any,
         if step is not None:
             scenario.add(step)
     if not scenario.spec.steps:
-        warn(file, mark_of(anchor, index), at, f'eval case "{name}" has no invocation with a user message: skipped')
+        collected.skip(name, scenario.spec.origin, f'eval case "{name}" has no invocation with a user message: skipped')
         return
     _finish(scenario, criteria, collected, state)
 
@@ -522,7 +525,8 @@ def _legacy_case(file: str, parent: list[Any], index: int, case: dict[str, Any],
             if step is not None:
                 scenario.add(step)
     if not scenario.spec.steps:
-        warn(file, mark_of(parent, index), at, f'eval case "{scenario.spec.name}" has no query: skipped')
+        collected.skip(scenario.spec.name, scenario.spec.origin, f'eval case "{scenario.spec.name}" has no query: '
+                       "skipped")
         return
     _finish(scenario, criteria, collected, state)
 

@@ -264,7 +264,8 @@ def _cases(items: list[Any], at: Path, suite: _Suite) -> list[_Case]:
         elif isinstance(item, dict):
             out.extend(_expand(item, items, i, (*at, i), suite))
         else:
-            suite.warn(items, i, (*at, i), "test is not a mapping: skipped")
+            suite.collected.skip(f"test-{i + 1}", origin(suite.file, items, i, (*at, i)), "test is not a mapping: "
+                                 "skipped")
     return out
 
 
@@ -473,7 +474,7 @@ def _case(test: Any, parent: Any, index: int | None, at: Path, suite: _Suite,
         elif value is not None:
             case.turns.append(_Turn(json_text(value), origin(suite.file, test, key, (*at, key))))
     if not case.turns:
-        suite.warn(parent, index, at, f'test "{tid}" has no user input: skipped')
+        suite.collected.skip(tid, case.origin, f'test "{tid}" has no user input: skipped')
         return case
 
     # expected output

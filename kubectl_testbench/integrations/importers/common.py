@@ -8,6 +8,7 @@ Library code never prints or exits: problems with the input itself raise :class:
 from __future__ import annotations
 
 import ast
+import bisect
 import fnmatch
 import json
 import os
@@ -67,6 +68,29 @@ class ImportWarning:
         return f"{self.location}: warning: {self.message}{where}"
 
 
+CARRIED = "carried"
+CHANGED = "carried with changes"
+DROPPED = "dropped"
+
+
+@dataclass(frozen=True, slots=True)
+class CaseReport:
+    """What became of one case of the source: carried, carried with changes (the warnings say what) or dropped
+    (they say why). A case is a test, eval case, sample or table scenario, from its line to the next case's."""
+
+    file: str
+    line: int
+    name: str
+    steps: int
+    warnings: tuple[ImportWarning, ...]
+
+    @property
+    def status(self) -> str:
+        if not self.steps:
+            return DROPPED
+        return CHANGED if self.warnings else CARRIED
+
+
 @dataclass(slots=True)
 class ImportResult:
     """One Experiment (plain data, camelCase as on the wire) and the warnings about its sources."""
@@ -74,6 +98,12 @@ class ImportResult:
     experiment: dict[str, Any]
     warnings: list[ImportWarning]
     sources: list[str] = field(default_factory=list)
+    cases: list[CaseReport] = field(default_factory=list)
+    """The fidelity report, one entry per source case in reading order."""
+    general: list[ImportWarning] = field(default_factory=list)
+    """Warnings about no single case (suite settings, config files): they concern every case of their file."""
+    detected: list[tuple[str, str, str]] = field(default_factory=list)
+    """With ``--from auto``: (file, format, why) for every input file."""
 
     @property
     def inline(self) -> dict[str, Any]:
@@ -225,6 +255,13 @@ class Warnings:
     def at(self, origin: Origin, message: str) -> None:
         self._keep(ImportWarning(origin.file, origin.line, origin.col, origin.field, message))
 
+    def extend(self, other: Warnings) -> None:
+        """Another collection's warnings and files, after these (their order kept)."""
+        for file in other._rank:
+            self.file_seen(file)
+        for warning in other.items:
+            self._keep(warning)
+
     def _keep(self, warning: ImportWarning) -> None:
         self.file_seen(warning.file)
         if warning not in self._seen:
@@ -247,6 +284,35 @@ class Collected:
     judge_model: str | None = None
     default_threshold: float | None = None
     description: str | None = None
+    cases: list[tuple[str, Origin]] = field(default_factory=list)
+    """Source cases that became no scenario (skipped), by name and position, for the fidelity report."""
+    concerns: list[tuple[ImportWarning, list[Origin]]] = field(default_factory=list)
+    """A warning counted over several steps (reported once) and the steps it concerns, for the fidelity report."""
+
+    def tallied(self, where: Origin, message: str, steps: list[Origin]) -> None:
+        """One warning for several steps: at ``where``, and in the fidelity report at each of ``steps``' cases."""
+        self.warnings.at(where, message)
+        self.concerns.append((ImportWarning(where.file, where.line, where.col, where.field, message), steps))
+
+    def merge(self, other: Collected) -> None:
+        """Add what another reader found (``--from auto`` over several formats): first judge and threshold win."""
+        self.warnings.extend(other.warnings)
+        self.scenarios.extend(other.scenarios)
+        self.sources.extend(other.sources)
+        self.cases.extend(other.cases)
+        self.concerns.extend(other.concerns)
+        if other.judge_model is not None:
+            self.set_judge_model(other.judge_model, other.scenarios[0].origin if other.scenarios else Origin(""))
+        if other.default_threshold is not None:
+            self.set_default_threshold(other.default_threshold,
+                                       other.scenarios[0].origin if other.scenarios else Origin(""))
+        if other.description:
+            self.add_description(other.description)
+
+    def skip(self, name: str, where: Origin, message: str) -> None:
+        """A case that is not carried over: warned at its position and listed in the fidelity report."""
+        self.warnings.at(where, message)
+        self.cases.append((name, where))
 
     def set_judge_model(self, model: str, origin: Origin) -> None:
         """The first judge model wins; a different one later is reported (an Experiment has one judge)."""
@@ -307,13 +373,16 @@ def rubric_metric() -> str | None:
 
 @dataclass(slots=True)
 class _Tally:
-    """Warnings counted over steps, reported once at the first step (or at the definition) they concern."""
+    """Warnings counted over steps, reported once at the first step (or at the definition) they concern; every
+    step counted is remembered, so the fidelity report marks each of their cases."""
 
     items: dict[tuple[str, Origin | None], tuple[int, Origin]] = field(default_factory=dict)
+    steps: dict[tuple[str, Origin | None], list[Origin]] = field(default_factory=dict)
 
     def count(self, key: str, where: Origin, at: Origin | None = None) -> None:
         count, first = self.items.get((key, at), (0, where))
         self.items[(key, at)] = (count + 1, first)
+        self.steps.setdefault((key, at), []).append(where)
 
 
 def build_experiment(collected: Collected, options: ImportOptions) -> ImportResult:
@@ -348,12 +417,12 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
             steps.append(_step(step, metrics))
         scenarios.append({"name": name, "steps": steps})
     for (label, at), (count, first) in dropped.items.items():
-        warnings.at(at or first, dropped_message(label, count))
+        collected.tallied(at or first, dropped_message(label, count), dropped.steps[(label, at)])
     for (label, at), (count, first) in rubrics.items.items():
-        warnings.at(at or first, kept_rubric_message(label, count))
-    for (key, _), (count, first) in replaced.items.items():
+        collected.tallied(at or first, kept_rubric_message(label, count), rubrics.steps[(label, at)])
+    for (key, at), (count, first) in replaced.items.items():
         metric, _, lost = key.partition("|")
-        warnings.at(first, replaced_message(count, metric, lost))
+        collected.tallied(first, replaced_message(count, metric, lost), replaced.steps[(key, at)])
     for (metric, need), (count, first) in lacking.items():
         warnings.at(first, f"--metric {metric} needs reference.{need}, which {count} step"
                            f"{' lacks' if count == 1 else 's lack'} (this is the first)")
@@ -380,7 +449,58 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
             spec["aiGatewayRef"]["namespace"] = options.gateway_namespace
     spec["dataset"] = {"inline": inline}
     experiment = {"apiVersion": API_VERSION, "kind": KIND, "metadata": metadata, "spec": spec}
-    return ImportResult(experiment, warnings.sorted(), list(collected.sources))
+    ordered = warnings.sorted()
+    cases, general = fidelity(collected, ordered)
+    return ImportResult(experiment, ordered, list(collected.sources), cases, general)
+
+
+def fidelity(collected: Collected, warnings: list[ImportWarning]) -> tuple[list[CaseReport], list[ImportWarning]]:
+    """Each source case with its steps and the warnings inside it (from its line to the next case's), and the
+    warnings that fall in no case. Cases are the scenarios' origins plus the cases that were skipped."""
+    found: dict[tuple[str, int], tuple[str, int]] = {}
+    fields: dict[tuple[str, int], str] = {}
+    for _, where in collected.cases:
+        fields.setdefault((where.file, where.line), where.field)
+    for scenario in collected.scenarios:
+        key = (scenario.origin.file, scenario.origin.line)
+        fields.setdefault(key, scenario.origin.field)
+        name, steps = found.get(key, (scenario.name, 0))
+        found[key] = (name, steps + len(scenario.steps))
+    for name, where in collected.cases:
+        found.setdefault((where.file, where.line), (name, 0))
+    by_file: dict[str, list[int]] = {}
+    for file, line in sorted(found):
+        by_file.setdefault(file, []).append(line)
+    inside: dict[tuple[str, int], list[ImportWarning]] = {key: [] for key in found}
+    general: list[ImportWarning] = []
+
+    def case_of(file: str, line: int, where: str = "") -> tuple[str, int] | None:
+        """The case whose lines hold ``line``, unless the warning's field lies outside the list of cases (a
+        setting after the last case, another YAML document)."""
+        lines = by_file.get(file, [])
+        at = bisect.bisect_right(lines, line) - 1 if line else -1
+        if at < 0:
+            return None
+        key = (file, lines[at])
+        container = fields.get(key, "").partition("[")[0]
+        return None if container and where and not where.startswith(container) else key
+
+    concerns = {warning: steps for warning, steps in collected.concerns}
+    for warning in warnings:
+        keys = list(dict.fromkeys(k for k in (case_of(o.file, o.line) for o in concerns[warning]) if k is not None)) \
+            if warning in concerns else []
+        if not keys:
+            own = case_of(warning.file, warning.line, warning.field)
+            keys = [own] if own is not None else []
+        if not keys:
+            general.append(warning)
+        for key in keys:
+            inside[key].append(warning)
+    rank = {file: i for i, file in enumerate(dict.fromkeys([*collected.sources, *(w.file for w in warnings)]))}
+    order = sorted(found, key=lambda k: (rank.get(k[0], len(rank)), k[1]))
+    reports = [CaseReport(file, line, found[(file, line)][0], found[(file, line)][1], tuple(inside[(file, line)]))
+               for file, line in order]
+    return reports, general
 
 
 def never_scores(name: str) -> str | None:
