@@ -171,3 +171,30 @@ def test_d8_every_step_is_scored_and_says_how() -> None:
     for step in all_steps(result):
         assert metric_names(step) == ["AgentGoalAccuracyWithoutReference"]
     assert any("AgentGoalAccuracyWithoutReference" in m for m in messages(result))
+
+
+# --- done when: every case of every collected suite carried faithfully, or reported with location and reason -----
+
+
+SUITES = [
+    ("agentv", AGENTV, {}, 4, 16),
+    ("agentv", AGENTV_OLD, {}, 1, 11),
+    ("adk", REAL / "adk-python", {}, 1, 1),
+    ("adk", REAL / "agent-starter-pack", {"config": str(STARTER / "eval_config.json")}, 1, 2),
+]
+
+
+def test_every_case_of_the_real_suites_is_accounted_for() -> None:
+    from kubectl_testbench.integrations.importers.common import CARRIED
+
+    for fmt, root, options, files, cases in SUITES:
+        result = run(fmt, str(root), **options)
+        assert (len(result.sources), len(result.cases)) == (files, cases), root
+        for case in result.cases:
+            assert case.line > 0 and Path(case.file).is_file(), case
+            if case.status == CARRIED:
+                assert case.warnings == ()
+            else:  # changed or dropped: every reason is located in the source
+                assert case.warnings and all(w.line > 0 and w.message for w in case.warnings), case
+        steps_in_cases = sum(case.steps for case in result.cases)
+        assert steps_in_cases == result.step_count, root
