@@ -312,3 +312,18 @@ def test_suite_level_problems_are_reported_once(tmp_path: Path) -> None:
         (3, 'assertion "regex" is not carried over: no RAGAS metric does what it checks'),
         (8, 'unknown test field "extra" is not carried over'),
     ]
+
+
+def test_an_agentv_project_config_is_reported_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "config.yaml").write_text("defaults: {}\n", encoding="utf-8")
+    (tmp_path / "evals").mkdir()
+    for name in ("a", "b"):
+        (tmp_path / "evals" / f"{name}.eval.yaml").write_text(f"tests:\n  - id: {name}\n    input: hi\n",
+                                                            encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run("agentv", "evals")
+    assert [(w.file, w.line, w.message) for w in result.warnings] == [
+        (".agentv/config.yaml", 0, "AgentV project config is not read: its defaults (grader provider, tests, "
+                                   "eval_patterns) can change how AgentV scores; set the judge with --judge-model")]
+    assert [w.file for w in result.general] == [".agentv/config.yaml"]

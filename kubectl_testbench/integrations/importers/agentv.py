@@ -127,14 +127,31 @@ class _Suite:
 
 def read(paths: tuple[str, ...], options: ImportOptions) -> Collected:
     collected = Collected("agentv")
+    seen_configs: set[str] = set()
     for path in expand_inputs(paths, PATTERNS, "AgentV eval files (EVAL.yaml, *.eval.yaml)"):
         file = display_name(path)
         collected.sources.append(file)
         directory = os.getcwd() if path == STDIN else os.path.dirname(os.path.abspath(path))
         suite = _Suite(file, directory, collected, options)
+        _project_config(suite, seen_configs)
         cases = _read_suite(path, suite)
         _scenarios(cases, suite)
     return collected
+
+
+def _project_config(suite: _Suite, seen: set[str]) -> None:
+    """AgentV's project config (``.agentv/config.yaml``, core/loaders/config-loader.ts) is found like a file
+    reference; it can name the grader provider (the judge) and test defaults, which are not read: say so once."""
+    for root in search_roots(suite.directory):
+        config = os.path.join(root, ".agentv", "config.yaml")
+        if os.path.isfile(config):
+            shown = display_name(os.path.relpath(config))
+            if shown not in seen:
+                seen.add(shown)
+                suite.collected.warnings.add(shown, None, "", "AgentV project config is not read: its defaults "
+                                             "(grader provider, tests, eval_patterns) can change how AgentV scores; "
+                                             "set the judge with --judge-model")
+            return
 
 
 def _read_suite(path: str, suite: _Suite) -> list[_Case]:
