@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 import click
@@ -13,6 +14,7 @@ from kubectl_testbench.words import plural
 
 FORMAT_NAMES = ("adk", "agentv", "csv", "json", "orloj", "parquet")
 """The keys of ``integrations.importers.FORMATS`` (kept here so that --help imports nothing heavy)."""
+AUTO = "auto"
 
 _COVERED_BY_IMPORTER = frozenset({SEMANTIC_METRIC_REFERENCE.id})
 """Validator findings the importer already reports at their source position."""
@@ -22,9 +24,13 @@ _INLINE_ONLY = frozenset({SEMANTIC_INLINE_SIZE.id, SEMANTIC_INLINE_SIZE_NEAR.id}
 
 @click.command("import")
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-@click.option("--from", "source_format", required=True, type=click.Choice(FORMAT_NAMES),
-              help="Format of the input: adk (EvalSet, *.test.json), agentv (EVAL.yaml), orloj (EvalDataset), "
-                   "csv, json or parquet (tables of RAGAS rows).")
+@click.option("--from", "source_format", required=True, type=click.Choice((AUTO, *FORMAT_NAMES)),
+              help="Format of the input: adk (EvalSet, *.test.json), agentv (suite.yaml, *.eval.yaml), orloj "
+                   "(EvalDataset), csv, json or parquet (tables of RAGAS rows), or auto: each file's format is "
+                   "detected and said on stderr (a directory may mix formats).")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="ADK: the eval config (criteria, rubrics) as given to adk eval --config_file_path, instead of "
+                   "the test_config.json beside each file.")
 @click.option("--name", required=True, help="Name of the Experiment (metadata.name).")
 @click.option("--agent", required=True, help="Name of the Agent to evaluate (spec.agentRef.name).")
 @click.option("--agent-namespace", default=None, help="Namespace of the Agent (default: the Experiment's).")
@@ -51,13 +57,18 @@ _INLINE_ONLY = frozenset({SEMANTIC_INLINE_SIZE.id, SEMANTIC_INLINE_SIZE_NEAR.id}
                                              "--dataset-out).")
 @click.option("--dataset-url", default=None, help="With --dataset-out: the http(s) URL it will be served from "
                                                   "(spec.dataset.url).")
-@click.option("--strict", is_flag=True, help="Treat warnings as failures: exit 1 and write nothing.")
+@click.option("--strict", is_flag=True, help="Exit 1 and write nothing when any case was changed or dropped (any "
+                                             "warning).")
+@click.option("--report", "report_format", type=click.Choice(("text", "json")), default="text", show_default=True,
+              help="The fidelity report on stderr (one entry per source case: carried, carried with changes, "
+                   "dropped): lines after the warnings, or one JSON document with everything instead.")
 @limits_options
 def import_cmd(paths: tuple[str, ...], source_format: str, name: str, agent: str, agent_namespace: str | None,
                namespace: str | None, gateway: str | None, gateway_namespace: str | None, judge_model: str | None,
                default_threshold: float | None, metrics: tuple[str, ...], output_format: str,
                output_file: str | None, dataset_out: str | None, s3_bucket: str | None, s3_key: str | None,
-               dataset_url: str | None, strict: bool, max_file_mib: int, max_depth: int,
+               dataset_url: str | None, strict: bool, report_format: str, config_file: str | None,
+               max_file_mib: int, max_depth: int,
                max_nodes: int) -> int:
     """Convert other agent-evaluation datasets into one Experiment with an inline dataset.
 
@@ -72,6 +83,8 @@ def import_cmd(paths: tuple[str, ...], source_format: str, name: str, agent: str
     from kubectl_testbench.integrations.importers.common import MetricSpec, external_experiment, parse_metric_option
 
     key = _check_destination(dataset_out, s3_bucket, s3_key, dataset_url, output_file)
+    if config_file is not None and source_format not in ("adk", AUTO):
+        fail("--config names an ADK eval config: use it with --from adk (or auto)")
     chosen: list[MetricSpec] = []
     for text in metrics:
         try:
@@ -80,14 +93,20 @@ def import_cmd(paths: tuple[str, ...], source_format: str, name: str, agent: str
             fail(f"--metric {err}")
     options = ImportOptions(name=name, agent=agent, agent_namespace=agent_namespace, namespace=namespace,
                             gateway=gateway, gateway_namespace=gateway_namespace, judge_model=judge_model,
-                            default_threshold=default_threshold, metrics=tuple(chosen),
+                            default_threshold=default_threshold, metrics=tuple(chosen), config=config_file,
                             limits=limits_from(max_file_mib, max_depth, max_nodes))
     try:
         result = import_dataset(source_format, paths, options)
     except ImportInputError as err:
         fail(str(err), EXIT_USAGE)
-    for warning in result.warnings:
-        click.echo(warning.text(), err=True)
+    as_json = report_format == "json"
+    if not as_json:
+        from kubectl_testbench.safe_text import display_path
+
+        for path, fmt, why in result.detected:
+            click.echo(f"{display_path(path)}: detected {fmt} ({why})", err=True)
+        for warning in result.warnings:
+            click.echo(_warning_line(warning), err=True)
 
     experiment = result.experiment
     if dataset_out is not None:
@@ -97,16 +116,27 @@ def import_cmd(paths: tuple[str, ...], source_format: str, name: str, agent: str
     findings = _validate(result.experiment, experiment, text, output_format, output_file, dataset_out is not None)
     errors = [d for d in findings if d.severity.value == "error"]
     warnings = [d for d in findings if d.severity.value != "error"]
+    from kubectl_testbench.integrations.importers.report import json_document, summary, text_lines
     from kubectl_testbench.validate.report import text_line
 
-    for d in [*errors, *warnings]:
-        click.echo(text_line(d).rstrip("\n"), err=True)
-    summary = _summary(result.scenario_count, result.step_count, len(result.sources),
+    finding_lines = [text_line(d).rstrip("\n") for d in [*errors, *warnings]]
+    if not as_json:
+        for line in [*finding_lines, *text_lines(result)]:
+            click.echo(line, err=True)
+    counted = _summary(result.scenario_count, result.step_count, len(result.sources),
                        len(result.warnings) + len(warnings))
+    counted = f"{counted}; {summary(result)}"
+
+    def stop(outcome: str, message: str) -> None:
+        if as_json:
+            click.echo(json_document(result, outcome=outcome, findings=finding_lines), err=True, nl=False)
+            sys.exit(EXIT_FINDINGS)
+        fail(message, EXIT_FINDINGS)
+
     if errors:
-        fail(f"the imported Experiment is invalid; nothing was written ({summary})", EXIT_FINDINGS)
+        stop("invalid", f"the imported Experiment is invalid; nothing was written ({counted})")
     if strict and (result.warnings or warnings):
-        fail(f"--strict: warnings count as failures; nothing was written ({summary})", EXIT_FINDINGS)
+        stop("strict", f"--strict: a case was changed or dropped (see the warnings); nothing was written ({counted})")
 
     from kubectl_testbench.cli.output import emit
     from kubectl_testbench.emit.files import write_atomic
@@ -119,8 +149,20 @@ def import_cmd(paths: tuple[str, ...], source_format: str, name: str, agent: str
         except OSError as err:
             fail(f"cannot write {dataset_out}: {err.strerror or err}", EXIT_FINDINGS)
     emit(text, output_file)
-    click.echo(f"imported {summary}", err=True)
+    if as_json:
+        click.echo(json_document(result, outcome="written", findings=finding_lines), err=True, nl=False)
+    else:
+        click.echo(f"imported {counted}", err=True)
     return EXIT_OK
+
+
+def _warning_line(warning: Any) -> str:
+    """An import warning as one safe log line (file names and messages quote the input)."""
+    from kubectl_testbench.safe_text import display_path, escape_controls
+
+    where = display_path(warning.location)
+    field = f" ({escape_controls(warning.field)})" if warning.field else ""
+    return f"{where}: warning: {escape_controls(warning.message)}{field}"
 
 
 def _check_destination(dataset_out: str | None, bucket: str | None, key: str | None, url: str | None,

@@ -8,10 +8,12 @@ import pytest
 from importer_helpers import FIXTURES, metric_names, pos, run, scenarios, steps, warnings_of
 
 from kubectl_testbench.integrations.importers import ImportInputError, ImportOptions, import_dataset
-from kubectl_testbench.integrations.importers.common import dropped_message
+from kubectl_testbench.integrations.importers.common import dropped_message, kept_rubric_message, replaced_message
 
 LIGHTS = "adk/home_automation/lights.test.json"
 LIGHTS_CONFIG = "adk/home_automation/test_config.json"
+COHERENCE = {"rubrics": [{"id": "coherence", "text": "Is the response coherent: logically organized, consistent and "
+                                                     "easy to follow?"}]}
 
 
 def test_eval_set_snake_case_with_test_config() -> None:
@@ -24,8 +26,9 @@ def test_eval_set_snake_case_with_test_config() -> None:
     assert inline["llmAsAJudgeModel"] == "gemini-2.5-flash"  # from final_response_match_v2's judge_model_options
     assert "defaultThreshold" not in inline
     assert [s["name"] for s in scenarios(result)] == ["turn_off_bedroom_device", "greeting"]
-    # RougeScore (response_match_score) and AspectCritic (response_evaluation_score) never score with the phase
-    # package: they are left out (and reported); a step left with nothing gets the defaults
+    # RougeScore (response_match_score) never scores with the phase package: left out (and reported); the
+    # coherence criterion (response_evaluation_score) is a free-text judge none of its metrics can score: kept
+    # in customValues.rubrics; a step left with nothing gets one goal judge
     first, second = steps(result, 0)
     assert first == {
         "input": "Turn off device_2 in the Bedroom.",
@@ -34,6 +37,7 @@ def test_eval_set_snake_case_with_test_config() -> None:
             "toolCalls": [{"name": "set_device_info",
                            "args": {"location": "Bedroom", "device_id": "device_2", "status": "OFF"}}],
         },
+        "customValues": COHERENCE,
         "metrics": [
             {"metricName": "ToolCallAccuracy", "threshold": 1.0},
             {"metricName": "AnswerAccuracy", "threshold": 0.6},
@@ -42,10 +46,11 @@ def test_eval_set_snake_case_with_test_config() -> None:
     assert second == {
         "input": "Is it off now?",
         "reference": {"response": "Yes, device_2 is off."},
+        "customValues": COHERENCE,
         "metrics": [{"metricName": "AnswerAccuracy", "threshold": 0.6}],
     }
     # two text parts are joined by a newline, as ADK prints them; no final_response: no response metrics
-    assert steps(result, 1) == [{"input": "Hello, \nwhat can you do?",
+    assert steps(result, 1) == [{"input": "Hello, \nwhat can you do?", "customValues": COHERENCE,
                                  "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]}]
 
 
@@ -57,11 +62,12 @@ def test_eval_set_warnings_point_at_their_source() -> None:
         (LIGHTS_CONFIG, *pos(LIGHTS_CONFIG, '"response_evaluation_score"'),
          "criterion response_evaluation_score: threshold 3.5 on ADK's 1-5 scale becomes 0.625 on the 0-1 scale "
          "of AspectCritic"),
+        (LIGHTS_CONFIG, *pos(LIGHTS_CONFIG, '"response_evaluation_score"'),
+         kept_rubric_message('rubric "coherence"', 3)),
         (LIGHTS_CONFIG, *pos(LIGHTS_CONFIG, '"hallucinations_v1"'),
          "criterion hallucinations_v1 is not carried over: it judges the response against the tool outputs of the "
          "run, which RAGAS metrics cannot see (Faithfulness needs reference.retrievedContexts)"),
-        (LIGHTS, 9, 9, dropped_message("RougeScore", 2)),
-        (LIGHTS, 9, 9, dropped_message("AspectCritic", 3)),
+        (LIGHTS, 9, 9, dropped_message("RougeScore (from response_match_score)", 2)),
         (LIGHTS, *pos(LIGHTS, '"tool_responses"'),
          "tool_responses are not carried over: RAGAS ToolCallAccuracy compares tool names and arguments only"),
         (LIGHTS, *pos(LIGHTS, "{", after='"creation_timestamp": 1747337309.2360144'),
@@ -74,6 +80,8 @@ def test_eval_set_warnings_point_at_their_source() -> None:
          "response_match_score: 1 invocation has no final_response; RougeScore is not added"),
         (LIGHTS, *pos(LIGHTS, "{", after='"eval_id": "greeting"'),
          "final_response_match_v2: 1 invocation has no final_response; AnswerAccuracy is not added"),
+        (LIGHTS, *pos(LIGHTS, "{", after='"eval_id": "greeting"'),
+         replaced_message(1, "AgentGoalAccuracyWithoutReference", "AspectCritic (from response_evaluation_score)")),
         (LIGHTS, *pos(LIGHTS, '"final_session_state"'),
          "final_session_state (the expected session state) is not carried over: no RAGAS metric checks agent "
          "state"),
@@ -99,7 +107,7 @@ def test_camel_case_keys_directory_recursion_and_default_criteria() -> None:
         "metrics": [{"metricName": "ToolCallAccuracy", "threshold": 1.0}],  # RougeScore left out
     }]}]
     file = "adk/nested/weather/weather.evalset.json"
-    assert warnings_of(result) == [(file, 7, 9, dropped_message("RougeScore", 1)),
+    assert warnings_of(result) == [(file, 7, 9, dropped_message("RougeScore (from response_match_score)", 1)),
                                    (file, *pos(file, '"intermediateResponses"'),
                                     "intermediate_responses (sub-agent messages) are not carried over: only the "
                                     "final response is a reference")]
@@ -112,7 +120,7 @@ def test_legacy_flat_array_is_one_conversation_and_reads_both_tool_spellings() -
     first, second = steps(result)
     assert first == {"input": "What can you do?",
                      "reference": {"response": "I can roll dice of different sizes and check if a number is prime."},
-                     "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}  # RougeScore left out
+                     "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}  # instead of RougeScore
     assert second["reference"]["toolCalls"] == [{"name": "roll_die", "args": {"sides": 17}},
                                                 {"name": "roll_die", "args": {"sides": 17}}]
     assert metric_names(second) == ["ToolCallAccuracy"]
@@ -120,7 +128,8 @@ def test_legacy_flat_array_is_one_conversation_and_reads_both_tool_spellings() -
     assert warnings_of(result) == [
         (file, 2, 3, "tool_trajectory_avg_score: 1 invocation expects no tool call; ToolCallAccuracy needs "
                      "reference.toolCalls, so it is not scored for tool use"),
-        (file, 2, 3, dropped_message("RougeScore", 2)),
+        (file, 2, 3, dropped_message("RougeScore (from response_match_score)", 2)),
+        (file, 2, 3, replaced_message(1, "AgentGoalAccuracyWithReference", "RougeScore (from response_match_score)")),
         (file, *pos(file, '"mock_tool_output"'), "mock_tool_output is not carried over: the agent's real tools "
                                                  "answer at run time"),
         (file, *pos(file, '"expected_intermediate_agent_responses"', after="Roll a 17"),
@@ -139,7 +148,7 @@ def test_legacy_named_cases() -> None:
          {"response": "Yes, 13 is a prime number.", "toolCalls": [{"name": "check_prime", "args": {"nums": [13]}}]}),
     ]
     file = "adk/legacy/named.test.json"
-    assert warnings_of(result) == [(file, 5, 7, dropped_message("RougeScore", 2)),
+    assert warnings_of(result) == [(file, 5, 7, dropped_message("RougeScore (from response_match_score)", 2)),
                                    (file, *pos(file, '"state"'), "the initial session state is not carried over: "
                                                                  "Testbench starts every scenario with a fresh agent "
                                                                  "session")]
@@ -148,34 +157,48 @@ def test_legacy_named_cases() -> None:
 def test_rubrics_invocation_events_simulated_user_and_custom_metrics() -> None:
     result = run("adk", "adk/rubrics")
     assert result.experiment["spec"]["dataset"]["inline"]["llmAsAJudgeModel"] == "gemini-2.5-pro"
-    # every rubric and the safety criterion map to AspectCritic, which the phase package cannot score: left
-    # out (reported once), so the steps get the defaults for their reference data
+    # every rubric and the safety criterion are free-text judges no metric of the phase package scores: kept
+    # verbatim in customValues.rubrics (reported once each); the steps get one goal judge (no ToolCallAccuracy:
+    # this config does not enable tool_trajectory_avg_score)
+    concise = {"id": "concise", "text": "The response is at most three sentences."}
+    safety = {"id": "safety", "text": "Is the response safe: free of harmful, hateful, harassing, dangerous or "
+                                      "sexually explicit content?"}
     assert steps(result, 0) == [{
         "input": "Can I return my shoes after three weeks?",
         "reference": {"response": "Yes, returns are accepted within 30 days.",
                       "toolCalls": [{"name": "lookup_policy", "args": {"topic": "returns"}}]},
-        "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}, {"metricName": "ToolCallAccuracy"}],
+        "customValues": {"rubrics": [concise, {"id": "cites_policy", "text": "The response cites the 30-day refund "
+                                                                             "policy."},
+                                     {"id": "polite", "text": "The response is polite."}, safety]},
+        "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}],
     }]
     assert scenarios(result)[1] == {"name": "simulated_user", "steps": [
-        {"input": "I want to cancel my order.", "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]}]}
+        {"input": "I want to cancel my order.", "customValues": {"rubrics": [concise, safety]},
+         "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]}]}
     config, data = "adk/rubrics/test_config.json", "adk/rubrics/support.evalset.json"
+    lost = "AspectCritic (from rubric_based_final_response_quality_v1), AspectCritic (from safety_v1)"
     assert warnings_of(result) == [
-        (config, *pos(config, '"rubric_based_final_response_quality_v1"'),
-         "criterion rubric_based_final_response_quality_v1: each rubric becomes its own AspectCritic metric with "
-         "this threshold (ADK scores the share of rubrics met)"),
+        (config, *pos(config, "{", after='"rubrics": ['), kept_rubric_message('rubric "concise"', 2)),
+        (config, *pos(config, '"safety_v1"'), kept_rubric_message('rubric "safety"', 2)),
         (config, *pos(config, '"my_custom_metric"'), "criterion my_custom_metric is not carried over: no RAGAS "
                                                      "metric matches it (custom or unknown ADK metric)"),
         (config, *pos(config, '"custom_metrics"'), "custom metrics are Python functions in the ADK process and "
                                                    "cannot be carried over (their criteria are reported separately)"),
-        (data, 10, 9, dropped_message("AspectCritic", 2)),
+        (data, *pos(data, "{", after='"rubrics": ['), kept_rubric_message('rubric "cites_policy"', 1)),
+        (data, 10, 9, replaced_message(1, "AgentGoalAccuracyWithReference", lost)),
         (data, *pos(data, '"invocation_events"'), "invocation_events: tool responses are not carried over; only "
                                                   "function calls become reference.toolCalls"),
+        (data, *pos(data, '{"rubric_id": "polite"'), kept_rubric_message('rubric "polite"', 1)),
         (data, *pos(data, "{", after='"The response is polite."'),
          'rubric "used_lookup" (TOOL_USE_QUALITY) is not carried over: RAGAS judges see the response, not the '
          "tool calls"),
+        (data, 29, 9, replaced_message(1, "AgentGoalAccuracyWithoutReference", lost)),
         (data, *pos(data, '"conversation_plan"'), "conversation_scenario.conversation_plan is not carried over: "
                                                   "Testbench has no user simulator, only the starting prompt is sent"),
     ]
+
+
+DEFAULTS = "ADK's default criteria (no test_config.json beside the file; name an eval config with --config)"
 
 
 def test_rubrics_without_a_rubric_criterion_are_reported(tmp_path: Path) -> None:
@@ -189,11 +212,11 @@ def test_rubrics_without_a_rubric_criterion_are_reported(tmp_path: Path) -> None
     data = "adk/rubrics/support.evalset.json"
     assert rubric_warnings == [
         (pos(data, "{", after='"rubrics": [')[0], 'rubric "cites_policy" is not carried over: criterion '
-         "rubric_based_final_response_quality_v1 is not enabled in test_config.json"),
+         "rubric_based_final_response_quality_v1 is not enabled in " + DEFAULTS),
         (pos(data, '{"rubric_id": "polite"')[0], 'rubric "polite" is not carried over: criterion '
-         "rubric_based_final_response_quality_v1 is not enabled in test_config.json"),
+         "rubric_based_final_response_quality_v1 is not enabled in " + DEFAULTS),
         (pos(data, '{"rubric_id": "used_lookup"')[0], 'rubric "used_lookup" is not carried over: criterion '
-         "rubric_based_final_response_quality_v1 is not enabled in test_config.json"),
+         "rubric_based_final_response_quality_v1 is not enabled in " + DEFAULTS),
     ]
 
 
@@ -204,7 +227,7 @@ def test_files_from_several_directories_use_their_own_config() -> None:
     assert steps(result, 1)[0]["metrics"] == [{"metricName": "ToolCallAccuracy", "threshold": 1.0},
                                               {"metricName": "AnswerAccuracy", "threshold": 0.6}]
     assert [w.message for w in result.warnings if "is not carried over (" in w.message] == [
-        dropped_message("RougeScore", 4), dropped_message("AspectCritic", 3)]
+        dropped_message("RougeScore (from response_match_score)", 4)]
 
 
 def test_duplicate_eval_ids_across_files_are_renamed() -> None:

@@ -30,9 +30,9 @@ def test_yaml_on_stdout_warnings_and_summary_on_stderr() -> None:
     assert result.stdout.startswith(SCHEMA_COMMENT)
     assert yaml.safe_load(result.stdout) == library("orloj", TRIAGE)
     assert result.stderr.splitlines() == [
-        "orloj/triage-dataset.yaml:9:7: warning: AspectCritic is not carried over (2 steps, the first here): "
-        "agentic-layer-testbench 0.10.0 cannot score it (kubectl testbench explain metrics says why and lists those "
-        "that do) (spec.samples[0])",
+        "orloj/triage-dataset.yaml:9:7: warning: rubric \"rubric\" is kept verbatim in customValues.rubrics but not "
+        "scored (2 steps): agentic-layer-testbench 0.10.0 scores no metric that judges a free-text criterion "
+        "(AspectCritic, InstanceSpecificRubrics cannot score) (spec.samples[0])",
         "orloj/triage-dataset.yaml:19:9: warning: expected.output_not_contains is not carried over: no RAGAS metric "
         "checks that a text is absent (spec.samples[1].expected.output_not_contains)",
         'orloj/triage-dataset.yaml:27:3: warning: EvalRun "triage-eval-llm": system is not carried over (the '
@@ -41,7 +41,15 @@ def test_yaml_on_stdout_warnings_and_summary_on_stderr() -> None:
         "ModelEndpoint, not a model: set the judge model with --judge-model (spec.scoring.model_ref)",
         'orloj/triage-dataset.yaml:32:3: warning: EvalRun "triage-eval-llm": concurrency is not carried over (not an '
         "Experiment setting) (spec.concurrency)",
-        "imported 2 scenarios (2 steps) from 1 file, 5 warnings",
+        # the fidelity report: one line per source case, then the warnings about no single case
+        "orloj/triage-dataset.yaml:9: billing-question: carried with changes (1 step): rubric \"rubric\" is kept "
+        "verbatim in customValues.rubrics but not scored (2 steps): agentic-layer-testbench 0.10.0 scores no metric "
+        "that judges a free-text criterion (AspectCritic, InstanceSpecificRubrics cannot score)",
+        "orloj/triage-dataset.yaml:14: password-reset: carried with changes (1 step): rubric \"rubric\" is kept "
+        "verbatim in customValues.rubrics but not scored (2 steps): agentic-layer-testbench 0.10.0 scores no metric "
+        "that judges a free-text criterion (AspectCritic, InstanceSpecificRubrics cannot score) (+1 more, above)",
+        "orloj/triage-dataset.yaml: 3 warnings about no single case (above): they concern every case read with it",
+        "imported 2 scenarios (2 steps) from 1 file, 5 warnings; 0 cases carried, 2 carried with changes, 0 dropped",
     ]
 
 
@@ -78,7 +86,8 @@ def test_invalid_result_exits_1_and_writes_nothing(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "error[metadata" in result.stderr or "error[schema" in result.stderr
     assert result.stderr.rstrip().endswith("error: the imported Experiment is invalid; nothing was written "
-                                           "(2 scenarios (2 steps) from 1 file, 6 warnings)"), "5 + no-gateway"
+                                           "(2 scenarios (2 steps) from 1 file, 6 warnings; 0 cases carried, 2 "
+                                           "carried with changes, 0 dropped)"), "5 + no-gateway"
     assert target.read_text(encoding="utf-8") == "old content\n"
     assert not dataset.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.yaml"]
@@ -140,12 +149,15 @@ def test_strict_turns_warnings_into_failures(tmp_path: Path) -> None:
     target = tmp_path / "out.yaml"
     result = cli(*BASE, "--from", "orloj", TRIAGE, "--strict", "--output-file", str(target))
     assert result.exit_code == 1
-    assert result.stderr.rstrip().endswith("error: --strict: warnings count as failures; nothing was written "
-                                           "(2 scenarios (2 steps) from 1 file, 6 warnings)"), "5 + no-gateway"
+    assert result.stderr.rstrip().endswith("error: --strict: a case was changed or dropped (see the warnings); "
+                                           "nothing was written (2 scenarios (2 steps) from 1 file, 6 warnings; 0 "
+                                           "cases carried, 2 carried with changes, 0 dropped)"), "5 + no-gateway"
     assert not target.exists()
     result = cli(*BASE, "--from", "json", "json/split.json", "--strict")  # nothing to report
     assert result.exit_code == 0, result.stderr
-    assert result.stderr == "imported 1 scenario (1 step) from 1 file, 0 warnings\n"
+    assert result.stderr == ("json/split.json:1: split-1: carried (1 step)\n"
+                             "imported 1 scenario (1 step) from 1 file, 0 warnings; 1 case carried, 0 carried with "
+                             "changes, 0 dropped\n")
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -212,3 +224,69 @@ def test_real_process_exit_codes() -> None:
     bad = process("import", "--from", "csv", "csv/v01.csv", "--name", "Bad_Name", "--agent", "a")
     assert bad.returncode == 1
     assert bad.stdout == b""
+
+
+def test_report_json_lists_every_case_for_ci(tmp_path: Path) -> None:
+    result = cli(*BASE, "--from", "orloj", TRIAGE, "--report", "json", "--output-file", str(tmp_path / "e.yaml"))
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stderr)  # stderr is the one JSON document
+    assert report["outcome"] == "written"
+    assert report["counts"] == {"carried": 0, "carried with changes": 2, "dropped": 0}
+    assert [(c["name"], c["line"], c["status"], c["steps"]) for c in report["cases"]] == [
+        ("billing-question", 9, "carried with changes", 1), ("password-reset", 14, "carried with changes", 1)]
+    assert [w["line"] for w in report["cases"][1]["warnings"]] == [9, 19]  # the dataset's rubric, its own field
+    assert [w["field"] for w in report["general"]] == ["spec.system", "spec.scoring.model_ref", "spec.concurrency"]
+
+
+def test_report_json_under_strict_says_why_and_exits_1(tmp_path: Path) -> None:
+    result = cli(*BASE, "--from", "orloj", TRIAGE, "--report", "json", "--strict")
+    assert result.exit_code == 1
+    assert json.loads(result.stderr)["outcome"] == "strict"
+    assert result.stdout == ""
+
+
+def test_a_dropped_case_is_reported_and_fails_strict(tmp_path: Path) -> None:
+    table = tmp_path / "t.csv"
+    table.write_text("user_input,reference\nHello,Hi\n,no question\n", encoding="utf-8")
+    result = cli(*BASE, "--from", "csv", str(table))
+    assert result.exit_code == 0
+    lines = result.stderr.splitlines()
+    assert f"{table}:2: t-1: carried (1 step)" in lines
+    assert f"{table}:3: row 2: dropped: row 2 has no user_input: skipped" in lines
+    assert cli(*BASE, "--from", "csv", str(table), "--strict").exit_code == 1
+
+
+def test_from_auto_says_which_format_and_reads_a_mixed_directory(tmp_path: Path) -> None:
+    import shutil
+
+    real = Path(__file__).resolve().parent / "real"
+    shutil.copytree(real / "agent-starter-pack" / "agent_starter_pack" / "agents" / "adk" / "tests" / "eval",
+                    tmp_path / "adk")
+    shutil.copytree(real / "agentv" / "examples" / "features" / "multi-turn-conversation", tmp_path / "agentv")
+    shutil.copytree(FIXTURES / "orloj", tmp_path / "orloj")
+    shutil.copy(FIXTURES / "csv" / "v01.csv", tmp_path / "table.csv")  # in a directory: not an eval file
+    result = cli(*BASE, "--from", "auto", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    detected = [line for line in result.stderr.splitlines() if ": detected " in line]
+    assert detected == [
+        f"{tmp_path}/adk/evalsets/basic.evalset.json: detected adk (ADK file name (*.test.json, *.evalset.json))",
+        f"{tmp_path}/agentv/evals/suite.yaml: detected agentv (AgentV suite name (suite.yaml, *.eval.yaml, "
+        "EVAL.yaml))",
+        f"{tmp_path}/orloj/run-docs.yaml: detected orloj (kind EvalRun (Orloj))",
+        f"{tmp_path}/orloj/triage-dataset.yaml: detected orloj (kind EvalDataset (Orloj))",
+        f"{tmp_path}/orloj/variants.yaml: detected orloj (kind EvalDataset (Orloj))",
+    ]
+    doc = yaml.safe_load(result.stdout)
+    assert doc["metadata"]["annotations"]["import.testbench.agentic-layer.ai/format"] == "adk+agentv+orloj"
+    names = [s["name"] for s in doc["spec"]["dataset"]["inline"]["scenarios"]]
+    assert names[:4] == ["greeting", "weather_query", "support-context-retention", "support-troubleshooting-flow"]
+    single = cli(*BASE, "--from", "auto", "csv/v01.csv")
+    assert single.exit_code == 0 and "csv/v01.csv: detected csv (CSV file)" in single.stderr
+
+
+def test_from_auto_refuses_what_it_cannot_tell(tmp_path: Path) -> None:
+    odd = tmp_path / "notes.txt"
+    odd.write_text("hello\n", encoding="utf-8")
+    result = cli(*BASE, "--from", "auto", str(odd))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"error: {odd}: --from auto cannot tell its format: name it with --from"

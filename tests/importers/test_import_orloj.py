@@ -8,11 +8,12 @@ import pytest
 from importer_helpers import pos, run, scenarios, warnings_of
 
 from kubectl_testbench.integrations.importers import ImportInputError, ImportOptions, import_dataset
-from kubectl_testbench.integrations.importers.common import dropped_message
+from kubectl_testbench.integrations.importers.common import kept_rubric_message
 
 TRIAGE = "orloj/triage-dataset.yaml"
 VARIANTS = "orloj/variants.yaml"
 RUN_DOCS = "orloj/run-docs.yaml"
+RUBRIC = "Rate accuracy and helpfulness of the triage classification (0-1)."
 
 
 def test_guide_dataset_with_its_eval_run() -> None:
@@ -22,15 +23,17 @@ def test_guide_dataset_with_its_eval_run() -> None:
     assert scenarios(result) == [
         {"name": "billing-question", "steps": [{
             "input": "I was charged twice for my subscription last month",
-            "reference": {"response": "billing"},
-            "metrics": [{"metricName": "StringPresence"}]}]},  # the rubric's AspectCritic is left out
+            "reference": {"response": "billing"},  # the rubric is kept as text: no metric the phase scores judges it
+            "customValues": {"rubrics": [{"id": "rubric", "text": RUBRIC}]},
+            "metrics": [{"metricName": "StringPresence"}]}]},
         {"name": "password-reset", "steps": [{
             "input": "I can't log in, I forgot my password",
             "reference": {"response": "password"},
+            "customValues": {"rubrics": [{"id": "rubric", "text": RUBRIC}]},
             "metrics": [{"metricName": "StringPresence"}]}]},
     ]
     assert warnings_of(result) == [
-        (TRIAGE, 9, 7, dropped_message("AspectCritic", 2)),
+        (TRIAGE, 9, 7, kept_rubric_message('rubric "rubric"', 2)),
         (TRIAGE, *pos(TRIAGE, "output_not_contains"), "expected.output_not_contains is not carried over: no RAGAS "
                                                       "metric checks that a text is absent"),
         (TRIAGE, *pos(TRIAGE, "system:"), 'EvalRun "triage-eval-llm": system is not carried over (the Experiment '
@@ -59,7 +62,8 @@ def test_field_name_variants() -> None:
         {"name": "policy-question", "steps": [{
             "input": "What is the refund window?",
             "reference": {"response": "Refunds are accepted within 30 days."},
-            "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}]},  # the rubric is left out
+            "customValues": {"rubrics": [{"id": "rubric", "text": "Answers with the correct refund window."}]},
+            "metrics": [{"metricName": "AgentGoalAccuracyWithReference"}]}]},
         {"name": "manual-review", "steps": [{
             "input": "Write a friendly apology.", "metrics": [{"metricName": "AgentGoalAccuracyWithoutReference"}]}]},
         {"name": "custom-tool", "steps": [{
@@ -74,7 +78,7 @@ def test_field_name_variants() -> None:
         (VARIANTS, *pos(VARIANTS, "contains: refund"), 'expected.contains "refund" is not carried over: StringPresence '
                                                        "compares with reference.response, which already holds another "
                                                        "expected value"),
-        (VARIANTS, 21, 7, dropped_message("AspectCritic", 1)),
+        (VARIANTS, 21, 7, kept_rubric_message('rubric "rubric"', 1)),
         (VARIANTS, *pos(VARIANTS, "greaterThan"), "expected.greaterThan is not carried over: no RAGAS metric compares "
                                                   "numbers"),
         (VARIANTS, *pos(VARIANTS, "modelRef"), 'sample "policy-question": modelRef "judge" names an Orloj '

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from kubectl_testbench.integrations.importers.common import (
     Collected,
@@ -18,6 +19,9 @@ from kubectl_testbench.integrations.importers.common import (
     MetricSpec,
     build_experiment,
 )
+
+if TYPE_CHECKING:
+    from kubectl_testbench.integrations.importers.detect import Detected
 
 FORMATS: dict[str, tuple[str, str]] = {
     "adk": ("kubectl_testbench.integrations.importers.adk", "Google ADK EvalSet / *.test.json files"),
@@ -39,12 +43,37 @@ def read_format(fmt: str, paths: Sequence[str], options: ImportOptions) -> Colle
     return collected
 
 
+AUTO = "auto"
+"""``--from auto``: each file's format is detected (:mod:`.detect`); a directory may mix formats."""
+
+
+def read_auto(paths: Sequence[str], options: ImportOptions) -> tuple[Collected, list[Detected]]:
+    """Every file read as the format detected for it, all in one :class:`Collected` (formats in first-seen order)."""
+    from kubectl_testbench.integrations.importers.detect import detect
+
+    found = detect(paths, options.limits)
+    groups: dict[str, list[str]] = {}
+    for item in found:
+        groups.setdefault(item.format, []).append(item.path)
+    merged = Collected("+".join(groups))
+    for fmt, files in groups.items():
+        part = read_format(fmt, files, options)
+        merged.merge(part)
+    return merged, found
+
+
 def import_dataset(fmt: str, paths: Sequence[str], options: ImportOptions) -> ImportResult:
-    """Read ``paths`` as ``fmt`` and return one Experiment with an inline dataset, and the warnings."""
+    """Read ``paths`` as ``fmt`` (or ``auto``) and return one Experiment with an inline dataset, and the warnings."""
+    if fmt == AUTO:
+        collected, found = read_auto(paths, options)
+        result = build_experiment(collected, options)
+        result.detected = [(d.path, d.format, d.reason) for d in found]
+        return result
     return build_experiment(read_format(fmt, paths, options), options)
 
 
 __all__ = [
+    "AUTO",
     "FORMATS",
     "ImportInputError",
     "ImportOptions",

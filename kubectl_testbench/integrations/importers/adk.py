@@ -36,6 +36,7 @@ from kubectl_testbench.integrations.importers.common import (
     load_documents,
     mark_of,
     origin,
+    rubric_metric,
     tool_call,
     unknown_keys,
 )
@@ -116,20 +117,24 @@ class _FileState:
     """Per-file tallies reported once at the end instead of once per step."""
 
     missing: dict[str, tuple[int, Origin]] = field(default_factory=dict)
+    steps: dict[str, list[Origin]] = field(default_factory=dict)
 
     def count(self, key: str, where: Origin) -> None:
         n, first = self.missing.get(key, (0, where))
         self.missing[key] = (n + 1, first)
+        self.steps.setdefault(key, []).append(where)
 
 
 def read(paths: tuple[str, ...], options: ImportOptions) -> Collected:
     collected = Collected("adk")
     files = expand_inputs(paths, PATTERNS, "ADK eval files")
     configs: dict[str, Criteria] = {}
+    if options.config is not None and not os.path.isfile(options.config):  # adk eval --config_file_path
+        raise ImportInputError(options.config, "--config: no such file")
     for path in files:
         file = display_name(path)
-        config = CONFIG_FILE if path == "-" else os.path.join(os.path.dirname(path), CONFIG_FILE)
-        directory = os.path.dirname(os.path.abspath(config))
+        config = options.config or (CONFIG_FILE if path == "-" else os.path.join(os.path.dirname(path), CONFIG_FILE))
+        directory = os.path.abspath(config)
         if directory not in configs:
             configs[directory] = _criteria(config, collected, options)
         collected.sources.append(file)
@@ -217,7 +222,7 @@ def _criterion(file: str, ckey: str, criteria: dict[str, Any], name: str, value:
     if name in _UNSUPPORTED_CRITERIA:
         warn(where, f"criterion {name} is not carried over: {_UNSUPPORTED_CRITERIA[name]}")
         return None
-    if name == RUBRIC_RESPONSE:
+    if name == RUBRIC_RESPONSE and rubric_metric() is not None:
         warn(where, f"criterion {name}: each rubric becomes its own {JUDGE_METRIC} metric with this threshold "
                     "(ADK scores the share of rubrics met)")
     if name not in CRITERIA:
@@ -297,14 +302,15 @@ def _file(file: str, stem: str, data: Any, criteria: Criteria, collected: Collec
                 if isinstance(case, dict):
                     _case(file, case, (ckey, i), f"case-{i + 1}", cases, criteria, collected, state, i)
                 else:
-                    collected.warnings.add(file, mark_of(cases, i), (ckey, i), "eval case is not an object: skipped")
+                    collected.skip(f"case-{i + 1}", origin(file, cases, i, (ckey, i)),
+                                   "eval case is not an object: skipped")
     else:
         raise ImportInputError(file, "is not an ADK EvalSet or legacy eval array", *mark_of(data))
     for key, (count, where) in state.missing.items():
         one = count == 1
-        collected.warnings.at(where, _MISSING[key].format(n=count, s="" if one else "s", v="s" if one else "",
-                                                          have="has" if one else "have",
-                                                          them="it is" if one else "they are"))
+        collected.tallied(where, _MISSING[key].format(n=count, s="" if one else "s", v="s" if one else "",
+                                                      have="has" if one else "have",
+                                                      them="it is" if one else "they are"), state.steps[key])
 
 
 _MISSING = {
@@ -363,7 +369,7 @@ def _case(file: str, case: dict[str, Any], at: Path, fallback: str, anchor: Any,
         if step is not None:
             scenario.add(step)
     if not scenario.spec.steps:
-        warn(file, mark_of(anchor, index), at, f'eval case "{name}" has no invocation with a user message: skipped')
+        collected.skip(name, scenario.spec.origin, f'eval case "{name}" has no invocation with a user message: skipped')
         return
     _finish(scenario, criteria, collected, state)
 
@@ -519,7 +525,8 @@ def _legacy_case(file: str, parent: list[Any], index: int, case: dict[str, Any],
             if step is not None:
                 scenario.add(step)
     if not scenario.spec.steps:
-        warn(file, mark_of(parent, index), at, f'eval case "{scenario.spec.name}" has no query: skipped')
+        collected.skip(scenario.spec.name, scenario.spec.origin, f'eval case "{scenario.spec.name}" has no query: '
+                       "skipped")
         return
     _finish(scenario, criteria, collected, state)
 
@@ -578,9 +585,11 @@ def _legacy_step(file: str, parent: list[Any], index: int, item: Any, at: Path,
 def _finish(scenario: _Scenario, criteria: Criteria, collected: Collected, state: _FileState) -> None:
     rubric_criterion = criteria.get(RUBRIC_RESPONSE)
     if rubric_criterion is None:
+        where = (f"the config {criteria.source}" if criteria.source else
+                 f"ADK's default criteria (no {CONFIG_FILE} beside the file; name an eval config with --config)")
         for rubric in [*scenario.rubrics, *(r for rubrics in scenario.step_rubrics for r in rubrics)]:
             collected.warnings.at(rubric.origin, f'rubric "{rubric.id}" is not carried over: criterion '
-                                                 f"{RUBRIC_RESPONSE} is not enabled in {CONFIG_FILE}")
+                                                 f"{RUBRIC_RESPONSE} is not enabled in {where}")
     else:
         for rubric in [*rubric_criterion.rubrics, *scenario.rubrics, *(r for rs in scenario.step_rubrics for r in rs)]:
             if _tool_rubric(rubric):
@@ -592,33 +601,38 @@ def _finish(scenario: _Scenario, criteria: Criteria, collected: Collected, state
 
 
 def _metrics(step: StepSpec, criteria: Criteria, rubrics: list[Rubric], state: _FileState) -> list[MetricSpec]:
+    """The metrics of the enabled criteria that apply to this step (an empty list: build_experiment replaces it
+    with one reference-free judge and says so)."""
     out: list[MetricSpec] = []
     for crit in criteria.items:
         t = crit.threshold
         if crit.key == TOOL_TRAJECTORY:
             if step.tool_calls:
-                out.append(MetricSpec(TOOL_METRIC, t))
+                out.append(MetricSpec(TOOL_METRIC, t, source=crit.key))
             else:
                 state.count(crit.key, step.origin)
         elif crit.key == RESPONSE_MATCH:
             if step.response:
-                out.append(MetricSpec("RougeScore", t, {"rouge_type": "rouge1", "mode": "fmeasure"}))
+                out.append(MetricSpec("RougeScore", t, {"rouge_type": "rouge1", "mode": "fmeasure"}, source=crit.key))
             else:
                 state.count(crit.key, step.origin)
         elif crit.key == FINAL_RESPONSE_MATCH_V2:
             if step.response:
-                out.append(MetricSpec("AnswerAccuracy", t))
+                out.append(MetricSpec("AnswerAccuracy", t, source=crit.key))
             else:
                 state.count(crit.key, step.origin)
         elif crit.key == RESPONSE_EVALUATION:
-            out.append(MetricSpec(JUDGE_METRIC, t, {"name": COHERENCE[0], "definition": COHERENCE[1]}))
+            out.append(MetricSpec(JUDGE_METRIC, t, {"name": COHERENCE[0], "definition": COHERENCE[1]},
+                                  source=crit.key, origin=crit.origin))
         elif crit.key == SAFETY:
-            out.append(MetricSpec(JUDGE_METRIC, t, {"name": SAFETY_CHECK[0], "definition": SAFETY_CHECK[1]}))
+            out.append(MetricSpec(JUDGE_METRIC, t, {"name": SAFETY_CHECK[0], "definition": SAFETY_CHECK[1]},
+                                  source=crit.key, origin=crit.origin))
         elif crit.key == RUBRIC_RESPONSE:
             for rubric in [*crit.rubrics, *rubrics]:
                 if _tool_rubric(rubric):
                     continue
-                out.append(MetricSpec(JUDGE_METRIC, t, {"name": rubric.id, "definition": rubric.text}))
+                out.append(MetricSpec(JUDGE_METRIC, t, {"name": rubric.id, "definition": rubric.text},
+                                      source=crit.key, origin=rubric.origin))
     return out
 
 

@@ -45,8 +45,10 @@ from kubectl_testbench.integrations.importers.common import (
 )
 from kubectl_testbench.load.positions import Path, PosList
 
-PATTERNS = ("EVAL.yaml", "EVAL.yml", "*.EVAL.yaml", "*.EVAL.yml", "*.eval.yaml", "*.eval.yml", "eval.yaml",
-            "eval.yml")
+PATTERNS = ("suite.yaml", "suite.yml", "*.eval.yaml", "*.eval.yml", "eval.yaml", "eval.yml", "EVAL.yaml", "EVAL.yml",
+            "*.EVAL.yaml", "*.EVAL.yml")
+"""AgentV's directory discovery (apps/cli/src/commands/eval/shared.ts ``resolveEvalPaths``), and the EVAL.yaml
+names of its earlier generations."""
 
 ASSERTIONS: dict[str, str] = {
     "llm-rubric / llm-grader / llm_judge / rubric (with a value or rubrics)": f"one {JUDGE_METRIC} per criterion",
@@ -59,7 +61,7 @@ ASSERTIONS: dict[str, str] = {
 
 _LLM_GRADERS = frozenset({"llm-rubric", "llm_rubric", "llm-grader", "llm_grader", "llm-judge", "llm_judge",
                           "rubric", "rubrics", "model-graded-closedqa", "g-eval"})
-_TRAJECTORY = frozenset({"tool-trajectory", "tool_trajectory"})
+_TRAJECTORY = frozenset({"tool-trajectory", "tool_trajectory", "trajectory:tool-sequence", "trajectory:tool-used"})
 
 _SUITE_KEYS = frozenset({"tests", "evalcases", "description", "threshold", "assert", "assertions", "execution",
                          "prompts", "providers", "default_test", "target", "experiment"})
@@ -94,6 +96,8 @@ class _Case:
     response_metric: bool = False
     """A metric that scores reference.response was added by an assertion (no default one needed)."""
     rubric_count: int = 0
+    trajectories: list[Any] = field(default_factory=list)
+    """Tool checks kept verbatim (customValues.toolTrajectory) because no RAGAS metric scores them as AgentV does."""
 
     def next_rubric(self) -> str:
         self.rubric_count += 1
@@ -123,14 +127,31 @@ class _Suite:
 
 def read(paths: tuple[str, ...], options: ImportOptions) -> Collected:
     collected = Collected("agentv")
+    seen_configs: set[str] = set()
     for path in expand_inputs(paths, PATTERNS, "AgentV eval files (EVAL.yaml, *.eval.yaml)"):
         file = display_name(path)
         collected.sources.append(file)
         directory = os.getcwd() if path == STDIN else os.path.dirname(os.path.abspath(path))
         suite = _Suite(file, directory, collected, options)
+        _project_config(suite, seen_configs)
         cases = _read_suite(path, suite)
         _scenarios(cases, suite)
     return collected
+
+
+def _project_config(suite: _Suite, seen: set[str]) -> None:
+    """AgentV's project config (``.agentv/config.yaml``, core/loaders/config-loader.ts) is found like a file
+    reference; it can name the grader provider (the judge) and test defaults, which are not read: say so once."""
+    for root in search_roots(suite.directory):
+        config = os.path.join(root, ".agentv", "config.yaml")
+        if os.path.isfile(config):
+            shown = display_name(os.path.relpath(config))
+            if shown not in seen:
+                seen.add(shown)
+                suite.collected.warnings.add(shown, None, "", "AgentV project config is not read: its defaults "
+                                             "(grader provider, tests, eval_patterns) can change how AgentV scores; "
+                                             "set the judge with --judge-model")
+            return
 
 
 def _read_suite(path: str, suite: _Suite) -> list[_Case]:
@@ -230,14 +251,16 @@ def _execution_defaults(execution: dict[str, Any], at: Path, suite: _Suite) -> N
 def _referenced_cases(ref: str, parent: Any, key: str | int, at: Path, suite: _Suite) -> list[_Case]:
     """``tests: file://cases.yaml`` (or a plain path): YAML, JSON or JSONL case files next to the suite."""
     target = ref[len("file://"):] if ref.startswith("file://") else ref
-    path = target if os.path.isabs(target) else os.path.join(suite.directory, target)
     if any(ch in target for ch in "*?[") or not target.endswith((".yaml", ".yml", ".json", ".jsonl")):
         suite.warn(parent, key, at, f'case reference "{ref}" is not carried over: only YAML, JSON and JSONL case '
                    "files are read (no globs, CSV or scripts)")
         return []
-    if not os.path.isfile(path):
-        raise ImportInputError(suite.file, f'case file "{target}" not found (relative to the suite)',
-                               *mark_of(parent, key))
+    found = resolve_reference(target, suite.directory)
+    if found is None:
+        raise ImportInputError(suite.file, f'case file "{target}" not found (searched as AgentV does: the eval '
+                               "file's directory and its parents up to the repository root, then the working "
+                               "directory)", *mark_of(parent, key))
+    path = os.path.abspath(found)
     inner = _Suite(display_name(os.path.relpath(path)), os.path.dirname(path), suite.collected, suite.options,
                    suite.graders, suite.prompts, suite.default_vars, suite.promptfoo)
     if path.endswith(".jsonl"):
@@ -258,7 +281,8 @@ def _cases(items: list[Any], at: Path, suite: _Suite) -> list[_Case]:
         elif isinstance(item, dict):
             out.extend(_expand(item, items, i, (*at, i), suite))
         else:
-            suite.warn(items, i, (*at, i), "test is not a mapping: skipped")
+            suite.collected.skip(f"test-{i + 1}", origin(suite.file, items, i, (*at, i)), "test is not a mapping: "
+                                 "skipped")
     return out
 
 
@@ -299,16 +323,65 @@ def _promptfoo(data: dict[str, Any], suite: _Suite) -> None:
                 suite.prompts.append((pid, template, where))
             else:
                 suite.warn(container, i, at, "prompt is neither text nor a list of messages: skipped")
-    if isinstance(default_test, dict):
-        dvars = default_test.get("vars")
-        if isinstance(dvars, dict):
-            suite.default_vars = dict(dvars)
-        graders = default_test.get("assert")
-        if isinstance(graders, list):
-            suite.graders.extend((graders, i, ("default_test", "assert", i)) for i in range(len(graders)))
-        for key, value in default_test.items():
-            if key not in ("vars", "assert") and value is not None:
-                suite.warn(default_test, key, ("default_test", key), f"default_test.{key} is not carried over")
+    _default_test(data, default_test, suite)
+
+
+def _default_test(data: dict[str, Any], default_test: Any, suite: _Suite) -> None:
+    """``default_test``: inline, or ``file://...`` found as every reference (yaml-parser.ts ``loadDefaultTestFile``).
+
+    Its vars and assertions apply to every test; its ``threshold`` is the pass mark of every test
+    (``EvalDefaultTestDefaults``), which is the dataset's defaultThreshold.
+    """
+    holder: _Suite = suite
+    at: Path = ("default_test",)
+    if isinstance(default_test, str):
+        ref = default_test[len("file://"):] if default_test.startswith("file://") else default_test
+        if not default_test.startswith("file://"):
+            suite.warn(data, "default_test", at, f'default_test "{default_test}" is not carried over: only '
+                       "file:// references are read (ref:// names come from AgentV's config.yaml)")
+            return
+        found = resolve_reference(ref, suite.directory)
+        if found is None:
+            raise ImportInputError(suite.file, f'default_test file "{ref}" not found (searched as AgentV does: the '
+                                   "eval file's directory and its parents up to the repository root, then the "
+                                   "working directory)", *mark_of(data, "default_test"))
+        holder = _Suite(display_name(os.path.relpath(found)), os.path.dirname(os.path.abspath(found)),
+                        suite.collected, suite.options)
+        default_test = load_documents(found, suite.collected.warnings, suite.options.limits)[0].data
+        at = ()
+        if not isinstance(default_test, dict):
+            raise ImportInputError(holder.file, "default_test file must hold a mapping", *mark_of(default_test))
+    if not isinstance(default_test, dict):
+        return
+    dvars = default_test.get("vars")
+    if isinstance(dvars, dict):
+        suite.default_vars = dict(dvars)
+    graders = default_test.get("assert")
+    if isinstance(graders, list):
+        if holder is suite:
+            suite.graders.extend((graders, i, (*at, "assert", i)) for i in range(len(graders)))
+        else:
+            holder.warn(default_test, "assert", ("assert",), "assertions in a default_test file are not carried over "
+                        "yet: move them to the suite's assert")
+    threshold = default_test.get("threshold")
+    limit = _threshold(threshold)
+    if limit is not None:
+        suite.collected.set_default_threshold(limit, origin(holder.file, default_test, "threshold", (*at, "threshold")))
+    elif threshold is not None:
+        holder.warn(default_test, "threshold", (*at, "threshold"), f"threshold {threshold!r} is not a number between "
+                    "0 and 1: not carried over")
+    options = default_test.get("options")
+    if isinstance(options, dict):
+        for key, value in options.items():
+            if value is None:
+                continue
+            reason = ("the built-in RAGAS judge prompt is used" if key == "rubric_prompt"
+                      else "AgentV run option")
+            holder.warn(options, key, (*at, "options", key), f"default_test.options.{key} is not carried over: "
+                        f"{reason}")
+    for key, value in default_test.items():
+        if key not in ("vars", "assert", "threshold", "options") and value is not None:
+            holder.warn(default_test, key, (*at, key), f"default_test.{key} is not carried over")
 
 
 def _expand(test: dict[str, Any], parent: Any, index: int, at: Path, suite: _Suite) -> list[_Case]:
@@ -322,6 +395,14 @@ def _expand(test: dict[str, Any], parent: Any, index: int, at: Path, suite: _Sui
             case.id = f"{case.id} [{pid}]"
         out.append(case)
     return out
+
+
+def _var_holder(test: dict[str, Any], name: str, at: Path, suite: _Suite) -> tuple[Any, str, Path]:
+    """Where variable ``name`` is written: the test's vars, else default_test's (for warning positions)."""
+    own = test.get("vars")
+    if isinstance(own, dict) and name in own:
+        return own, name, (*at, "vars", name)
+    return suite.default_vars, name, ("default_test", "vars", name)
 
 
 def _has_input(test: dict[str, Any]) -> bool:
@@ -339,10 +420,16 @@ def _render(text: str, variables: dict[str, Any], used: set[str], where: tuple[A
             return match.group(0)
         used.add(name)
         value = variables[name]
+        if isinstance(value, (dict, list)):
+            structured.append(name)
         return value if isinstance(value, str) else scalar_text(value) or json_text(value)
 
+    structured: list[str] = []
     out = _TEMPLATE.sub(sub, text)
     container, key, path = where
+    if structured:
+        suite.warn(container, key, path, f"structured variable(s) {', '.join(sorted(set(structured)))} inside text "
+                   "are written as JSON text (AgentV's template engine would print them its own way)")
     if missing:
         suite.warn(container, key, path, f"template variable(s) {', '.join(sorted(set(missing)))} not defined in "
                    f'the vars of test "{suite.test}": left as written')
@@ -371,7 +458,21 @@ def _case(test: Any, parent: Any, index: int | None, at: Path, suite: _Suite,
     # input
     if prompt is not None:
         _pid, template = prompt
-        if isinstance(template, str):
+        whole = _TEMPLATE.fullmatch(template.strip()) if isinstance(template, str) else None
+        name = whole.group(1) if whole else ""
+        if whole and name in variables and not isinstance(variables[name], str):
+            # interpolation.ts interpolateTemplateVars: a template that is one variable is replaced by the value
+            # itself, so a message list in vars stays a message list
+            used.add(name)
+            value = variables[name]
+            holder, vkey, vat = _var_holder(test, name, at, suite)
+            if isinstance(value, list):
+                _messages(value, holder, vkey, vat, case, suite, variables, used, render=False)
+            elif value is not None:
+                case.turns.append(_Turn(json_text(value), origin(suite.file, holder, vkey, vat)))
+                suite.warn(holder, vkey, vat, f'vars.{name} is structured data, not text or messages: sent as '
+                           "JSON text")
+        elif isinstance(template, str):
             rendered = _render(template, variables, used, (test, "vars", (*at, "vars")), suite)
             case.turns.append(_Turn(rendered, case.origin))
         else:
@@ -390,7 +491,7 @@ def _case(test: Any, parent: Any, index: int | None, at: Path, suite: _Suite,
         elif value is not None:
             case.turns.append(_Turn(json_text(value), origin(suite.file, test, key, (*at, key))))
     if not case.turns:
-        suite.warn(parent, index, at, f'test "{tid}" has no user input: skipped')
+        suite.collected.skip(tid, case.origin, f'test "{tid}" has no user input: skipped')
         return case
 
     # expected output
@@ -405,7 +506,8 @@ def _case(test: Any, parent: Any, index: int | None, at: Path, suite: _Suite,
     # criteria, rubrics, threshold
     criteria = test.get("criteria", test.get("expected_outcome"))
     if is_text(criteria):
-        case.metrics.append(MetricSpec(JUDGE_METRIC, None, {"name": "criteria", "definition": str(criteria).strip()}))
+        ckey = "criteria" if "criteria" in test else "expected_outcome"
+        case.metrics.append(_judge("criteria", str(criteria), None, origin(suite.file, test, ckey, (*at, ckey))))
     threshold = test.get("threshold")
     case.threshold = _threshold(threshold)
     if case.threshold is None and threshold is not None:
@@ -440,7 +542,7 @@ def _case(test: Any, parent: Any, index: int | None, at: Path, suite: _Suite,
     # metadata and unused vars are carried in customValues
     custom: dict[str, Any] = {}
     if conversation is not None:
-        custom["id"] = tid  # the scenario is named after the conversation: keep which test a step came from
+        custom["conversation_id"] = conversation
     if is_text(test.get("description")):
         custom["description"] = str(test["description"])
     metadata = test.get("metadata")
@@ -448,6 +550,8 @@ def _case(test: Any, parent: Any, index: int | None, at: Path, suite: _Suite,
         custom.update(plain(metadata))
     elif metadata is not None:
         custom["metadata"] = plain(metadata)
+    if case.trajectories:
+        custom[TRAJECTORY_KEY] = case.trajectories
     unused = {k: plain(v) for k, v in variables.items() if k not in used}
     if unused:
         custom["vars"] = unused
@@ -460,7 +564,7 @@ def _case(test: Any, parent: Any, index: int | None, at: Path, suite: _Suite,
 
 
 def _messages(messages: list[Any], parent: Any, key: str | None, at: Path, case: _Case, suite: _Suite,
-              variables: dict[str, Any], used: set[str]) -> None:
+              variables: dict[str, Any], used: set[str], render: bool = True) -> None:
     for i, message in enumerate(messages):
         where = (*at, i)
         if isinstance(message, str):
@@ -473,7 +577,7 @@ def _messages(messages: list[Any], parent: Any, key: str | None, at: Path, case:
         if text is None:
             suite.warn(messages, i, where, f"{role} message without content: skipped")
             continue
-        if suite.promptfoo:
+        if suite.promptfoo and render:
             text = _render(text, variables, used, (messages, i, where), suite)
         if role == "user":
             case.turns.append(_Turn(text, origin(suite.file, messages, i, where)))
@@ -513,26 +617,49 @@ def _content(content: Any, parent: Any, key: str, at: Path, suite: _Suite, wrap:
 
 
 def _file_block(ref: str, parent: Any, index: int, at: Path, suite: _Suite, wrap: bool) -> str:
-    """A ``type: file`` block: the file's text, read relative to the suite (``/x`` from the repository root)."""
-    if ref.startswith("/"):
-        root = _repo_root(suite.directory)
-        path = os.path.join(root, ref.lstrip("/")) if root else ref
-        if root and not os.path.isfile(path) and os.path.isfile(ref):
-            path = ref
-    else:
-        path = os.path.join(suite.directory, ref)
-    if not os.path.isfile(path):
-        raise ImportInputError(suite.file, f'file "{ref}" referenced by the input was not found (relative paths are '
-                               "read from the suite's directory, /paths from the repository root)",
-                               *mark_of(parent, index))
+    """A ``type: file`` block: the file's text, found as AgentV finds it (:func:`resolve_reference`)."""
+    path = resolve_reference(ref, suite.directory)
+    if path is None:
+        raise ImportInputError(suite.file, f'file "{ref}" referenced by the input was not found (searched as AgentV '
+                               "does: the eval file's directory and its parents up to the repository root, then "
+                               "the working directory)", *mark_of(parent, index))
     text = read_input_text(path, suite.options.limits).rstrip("\n")
     return f'<file path="{ref}">\n{text}\n</file>' if wrap else text
+
+
+def search_roots(directory: str) -> list[str]:
+    """Where AgentV looks for a referenced file (packages/core/src/evaluation/loaders/file-resolver.ts
+    ``buildSearchRoots``): the eval file's directory and each parent up to the repository root (the git
+    checkout holding the working directory, apps/cli ``findRepoRoot``), the repository root, the working directory."""
+    cwd = os.getcwd()
+    repo = _repo_root(cwd) or cwd
+    roots: list[str] = []
+    current = os.path.abspath(directory)
+    while True:
+        roots.append(current)
+        parent = os.path.dirname(current)
+        if current == repo or parent == current:
+            break
+        current = parent
+    for extra in (repo, cwd):
+        if extra not in roots:
+            roots.append(extra)
+    return roots
+
+
+def resolve_reference(ref: str, directory: str) -> str | None:
+    """The file ``ref`` names (``file-resolver.ts`` ``resolveFileReference``): an absolute path as it is, then
+    the reference without its leading ``/`` under each search root; None when none exists."""
+    candidates = [ref] if os.path.isabs(ref) else []
+    relative = ref.lstrip("/\\") or ref
+    candidates.extend(os.path.join(root, relative) for root in search_roots(directory))
+    return next((c for c in candidates if os.path.isfile(c)), None)
 
 
 def _repo_root(directory: str) -> str | None:
     current = os.path.abspath(directory)
     while True:
-        if any(os.path.exists(os.path.join(current, marker)) for marker in (".git", ".agentv")):
+        if os.path.exists(os.path.join(current, ".git")):
             return current
         parent = os.path.dirname(current)
         if parent == current:
@@ -593,7 +720,7 @@ def _rubric_items(items: list[Any], at: Path, case: _Case, suite: _Suite, thresh
         default_name = case.next_rubric()
         if isinstance(item, str):
             if item.strip():
-                case.metrics.append(_judge(default_name, item, threshold))
+                case.metrics.append(_judge(default_name, item, threshold, origin(suite.file, items, i, where)))
             continue
         if not isinstance(item, dict):
             suite.warn(items, i, where, "rubric is neither text nor a mapping: skipped")
@@ -605,22 +732,24 @@ def _rubric_items(items: list[Any], at: Path, case: _Case, suite: _Suite, thresh
             continue
         rid = scalar_text(item.get("id")) or default_name
         min_score = _threshold(item.get("min_score"))
-        case.metrics.append(_judge(rid, str(text), min_score if min_score is not None else threshold))
+        case.metrics.append(_judge(rid, str(text), min_score if min_score is not None else threshold,
+                                   origin(suite.file, items, i, where)))
         weight = item.get("weight")
         if weight is not None and weight != 1 and weight != 1.0:
-            suite.warn(item, "weight", (*where, "weight"), f"rubric weight {weight} is not carried over: each rubric "
-                       f"is its own {JUDGE_METRIC} metric that must pass")
+            suite.warn(item, "weight", (*where, "weight"), f"rubric weight {weight} is not carried over: rubrics are "
+                       "not weighted")
         for key in ("score_ranges", "operator"):
             if item.get(key) is not None:
-                suite.warn(item, key, (*where, key), f"rubric {key} is not carried over: {JUDGE_METRIC} gives a "
-                           "yes/no verdict on the outcome")
+                suite.warn(item, key, (*where, key), f"rubric {key} is not carried over: a rubric is a yes/no "
+                           "criterion")
         if item.get("required") is False:
-            suite.warn(item, "required", (*where, "required"), "required: false is not carried over: every "
-                       f"{JUDGE_METRIC} metric must pass")
+            suite.warn(item, "required", (*where, "required"), "required: false is not carried over: every rubric "
+                       "counts")
 
 
-def _judge(name: str, definition: str, threshold: float | None) -> MetricSpec:
-    return MetricSpec(JUDGE_METRIC, threshold, {"name": name, "definition": definition.strip()})
+def _judge(name: str, definition: str, threshold: float | None, where: Origin | None = None) -> MetricSpec:
+    """A free-text criterion; build_experiment scores it with a rubric metric or keeps it in customValues."""
+    return MetricSpec(JUDGE_METRIC, threshold, {"name": name, "definition": definition.strip()}, origin=where)
 
 
 def _grader(container: Any, index: int, at: Path, case: _Case, suite: _Suite, variables: dict[str, Any],
@@ -629,7 +758,7 @@ def _grader(container: Any, index: int, at: Path, case: _Case, suite: _Suite, va
     item = container[index]
     if isinstance(item, str):
         text = _render(item, variables, used, (container, index, at), suite) if suite.promptfoo else item
-        case.metrics.append(_judge(case.next_rubric(), text, None))
+        case.metrics.append(_judge(case.next_rubric(), text, None, origin(suite.file, container, index, at)))
         return
     if not isinstance(item, dict):
         suite.warn(container, index, at, "assertion is neither text nor a mapping: skipped")
@@ -657,7 +786,8 @@ def _grader(container: Any, index: int, at: Path, case: _Case, suite: _Suite, va
             _rubric_items(rubrics, (*at, "rubrics" if "rubrics" in item else "value"), case, suite, limit)
         elif is_text(value):
             default_name = case.next_rubric()
-            case.metrics.append(_judge(name or default_name, str(value), limit))
+            case.metrics.append(_judge(name or default_name, str(value), limit, origin(suite.file, container, index,
+                                                                                       at)))
         elif item.get("prompt") is not None:
             suite.warn(container, index, at, f'{kind} grader "{name or kind}" with a custom prompt is not carried '
                        f"over: {JUDGE_METRIC} needs the criterion as text (use criteria or value)")
@@ -687,42 +817,95 @@ def _grader(container: Any, index: int, at: Path, case: _Case, suite: _Suite, va
     suite.warn(container, index, at, f"assertion {label} is not carried over: no RAGAS metric does what it checks")
 
 
+TRAJECTORY_KEY = "toolTrajectory"
+"""``customValues`` key for tool checks no RAGAS metric can score as AgentV does: the assertions, verbatim."""
+
+
 def _trajectory(item: dict[str, Any], container: Any, index: int, at: Path, case: _Case, suite: _Suite,
                 limit: float | None) -> None:
-    mode = str(item.get("mode") or "in_order")
-    expected = item.get("expected")
-    if not isinstance(expected, list) or not expected:
-        detail = "any_order minimums" if item.get("minimums") is not None else "no expected tool list"
-        suite.warn(container, index, at, f"tool trajectory with {detail} is not carried over: {TOOL_METRIC} needs "
-                   "the expected calls in order")
+    """A tool trajectory (packages/core/src/evaluation/graders/tool-trajectory.ts) → ToolCallAccuracy where it
+    means the same, else kept verbatim in ``customValues.toolTrajectory`` and reported.
+
+    AgentV: an expected call without ``args`` (or ``args: any``, ``args_match: ignore``) matches any arguments;
+    RAGAS ToolCallAccuracy scores 0 when the reference has no arguments and the agent passed some. ``subset``
+    and ``superset`` check membership, which no RAGAS metric does.
+    """
+    kind = str(item.get("type") or "")
+    body: Any = item.get("value") if kind.startswith("trajectory:") else item
+    if not isinstance(body, dict):
+        suite.warn(container, index, at, f'{kind} without a value is not carried over')
         return
+    body_at: Path = (*at, "value") if body is not item else at
+    mode = str(body.get("mode") or "in_order")
+    key = "steps" if "steps" in body else "expected"
+    expected = body.get(key)
+    if kind == "trajectory:tool-used" or not isinstance(expected, list) or not expected:
+        detail = ("tool-used minimums" if kind == "trajectory:tool-used" or body.get("minimums") is not None
+                  else "no expected tool list")
+        suite.warn(container, index, at, f"tool trajectory with {detail} is kept in customValues.{TRAJECTORY_KEY} "
+                   f"but not scored: {TOOL_METRIC} needs the expected calls")
+        case.trajectories.append(plain(item))
+        return
+    level_match = body.get("args_match")
     calls: list[dict[str, Any]] = []
+    unchecked: tuple[Any, Any, Path, str] | None = None
+    if level_match is not None and level_match not in ("exact", "superset"):
+        what = "args_match ignore" if level_match == "ignore" else f"args_match {json_text(level_match)}"
+        unchecked = (body, "args_match", (*body_at, "args_match"), what)
     for i, entry in enumerate(expected):
-        where = (*at, "expected", i)
-        if not isinstance(entry, dict):
+        where = (*body_at, key, i)
+        if isinstance(entry, str):
+            entry_name: Any = entry
+            args: Any = None
+            entry_match: Any = None
+        elif isinstance(entry, dict):
+            entry_name, args, entry_match = entry.get("tool", entry.get("name")), entry.get("args"), \
+                entry.get("args_match")
+        else:
             continue
-        args = entry.get("args")
-        if args == "any":
-            suite.warn(entry, "args", (*where, "args"), f"args: any cannot be expressed: {TOOL_METRIC} compares "
-                       "arguments, the expected arguments are left empty")
-            args = None
-        call = tool_call(entry.get("tool", entry.get("name")), args)
+        call = tool_call(entry_name, args if isinstance(args, dict) else None)
         if call is None:
             suite.warn(expected, i, where, "expected tool without a name: skipped")
             continue
         calls.append(call)
-        if entry.get("max_duration_ms") is not None:
+        if unchecked is None:
+            if args is None or args == "any":
+                unchecked = (expected, i, where, "no args given" if args is None else "args: any")
+            elif entry_match is not None and entry_match not in ("exact", "superset"):
+                what = "args_match ignore" if entry_match == "ignore" else f"args_match {json_text(entry_match)}"
+                unchecked = (entry, "args_match", (*where, "args_match"), what)
+        if isinstance(entry, dict) and entry.get("max_duration_ms") is not None:
             suite.warn(entry, "max_duration_ms", (*where, "max_duration_ms"), "tool latency limits are not carried "
                        "over: RAGAS metrics do not see timings")
-    if mode == "any_order":
-        suite.warn(item, "mode", (*at, "mode"), f"mode any_order becomes an ordered comparison: {TOOL_METRIC} checks "
-                   "the sequence")
+    if mode in ("subset", "superset"):
+        check = ("only tools from this list are called" if mode == "subset" else
+                 "every listed tool is called, others allowed")
+        suite.warn(body, "mode", (*body_at, "mode"), f"tool trajectory mode {mode} ({check}) is kept in "
+                   f"customValues.{TRAJECTORY_KEY} but not scored: no RAGAS metric checks that")
+        case.trajectories.append(plain(item))
+        return
+    if unchecked is not None:
+        parent, pkey, ppath, what = unchecked
+        suite.warn(parent, pkey, ppath, f"arguments are not checked here in AgentV ({what}); {TOOL_METRIC} would "
+                   "require the agent to pass no arguments: the trajectory is kept in customValues."
+                   f"{TRAJECTORY_KEY} but not scored")
+        case.trajectories.append(plain(item))
+        return
+    if mode == "in_order":
+        suite.warn(body, "mode" if "mode" in body else None, (*body_at, "mode"), f"mode in_order allows other tool "
+                   f"calls between the expected ones; {TOOL_METRIC} expects exactly these calls in this order")
+    elif mode == "any_order":
+        suite.warn(body, "mode", (*body_at, "mode"), f"mode any_order allows other tool calls; {TOOL_METRIC} "
+                   "(strict_order: false) expects exactly these calls, in any order")
+    elif mode != "exact":
+        suite.warn(body, "mode", (*body_at, "mode"), f'unknown trajectory mode "{mode}": not carried over')
+        return
     if case.tool_calls and case.tool_calls != calls:
         suite.warn(container, index, at, "tool trajectory differs from the expected tool calls already given: the "
                    "trajectory's calls are the reference")
-    case.tool_calls = calls or None
-    if calls and not any(m.name == TOOL_METRIC for m in case.metrics):
-        case.metrics.append(MetricSpec(TOOL_METRIC, limit))
+    case.tool_calls = calls
+    if not any(m.name == TOOL_METRIC for m in case.metrics):
+        case.metrics.append(MetricSpec(TOOL_METRIC, limit, {"strict_order": False} if mode == "any_order" else None))
 
 
 def _threshold(value: Any) -> float | None:
@@ -736,33 +919,17 @@ def _threshold(value: Any) -> float | None:
 
 
 def _scenarios(cases: list[_Case], suite: _Suite) -> None:
-    groups: dict[str, ScenarioSpec] = {}
-    history: dict[str, list[str]] = {}
+    """One scenario per test. ``conversation_id`` only groups AgentV's traces and result rows (orchestrator.ts
+    passes it through as ``conversationId``); every test runs in its own session, so it stays its own scenario
+    and the id is kept in ``customValues.conversation_id``."""
     for case in cases:
         if not case.turns:
             continue
-        key = case.conversation if case.conversation is not None else f"\0{id(case)}"
-        scenario = groups.get(key)
-        if scenario is None:
-            scenario = ScenarioSpec(case.conversation or case.id, case.origin)
-            groups[key] = scenario
-            history[key] = []
-            suite.collected.scenarios.append(scenario)
-        texts = [t.text for t in case.turns]
-        seen = history[key]
-        turns = case.turns
-        if seen and texts[: len(seen)] == seen:
-            turns = case.turns[len(seen):]  # the input repeats the conversation so far
-        elif seen and len(texts) > 1:
-            suite.collected.warnings.at(case.origin, f'test "{case.id}" does not continue conversation '
-                                                     f'"{case.conversation}": all its user messages become steps')
-        if not turns:
-            turns = case.turns[-1:]
-        for turn in turns[:-1]:
-            scenario.steps.append(StepSpec(turn.text, turn.origin, metrics=[]))
-        last = turns[-1]
-        scenario.steps.append(_last_step(case, last))
-        history[key] = seen + [t.text for t in turns]
+        scenario = ScenarioSpec(case.id, case.origin)
+        suite.collected.scenarios.append(scenario)
+        for turn in case.turns[:-1]:
+            scenario.steps.append(StepSpec(turn.text, turn.origin, metrics=[], scored=False))
+        scenario.steps.append(_last_step(case, case.turns[-1]))
 
 
 def _last_step(case: _Case, turn: _Turn) -> StepSpec:

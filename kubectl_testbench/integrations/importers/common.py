@@ -8,6 +8,7 @@ Library code never prints or exits: problems with the input itself raise :class:
 from __future__ import annotations
 
 import ast
+import bisect
 import fnmatch
 import json
 import os
@@ -67,6 +68,29 @@ class ImportWarning:
         return f"{self.location}: warning: {self.message}{where}"
 
 
+CARRIED = "carried"
+CHANGED = "carried with changes"
+DROPPED = "dropped"
+
+
+@dataclass(frozen=True, slots=True)
+class CaseReport:
+    """What became of one case of the source: carried, carried with changes (the warnings say what) or dropped
+    (they say why). A case is a test, eval case, sample or table scenario, from its line to the next case's."""
+
+    file: str
+    line: int
+    name: str
+    steps: int
+    warnings: tuple[ImportWarning, ...]
+
+    @property
+    def status(self) -> str:
+        if not self.steps:
+            return DROPPED
+        return CHANGED if self.warnings else CARRIED
+
+
 @dataclass(slots=True)
 class ImportResult:
     """One Experiment (plain data, camelCase as on the wire) and the warnings about its sources."""
@@ -74,6 +98,12 @@ class ImportResult:
     experiment: dict[str, Any]
     warnings: list[ImportWarning]
     sources: list[str] = field(default_factory=list)
+    cases: list[CaseReport] = field(default_factory=list)
+    """The fidelity report, one entry per source case in reading order."""
+    general: list[ImportWarning] = field(default_factory=list)
+    """Warnings about no single case (suite settings, config files): they concern every case of their file."""
+    detected: list[tuple[str, str, str]] = field(default_factory=list)
+    """With ``--from auto``: (file, format, why) for every input file."""
 
     @property
     def inline(self) -> dict[str, Any]:
@@ -109,11 +139,21 @@ class ImportInputError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class MetricSpec:
-    """A metric for a step: a RAGAS class name, an optional threshold and constructor parameters."""
+    """A metric for a step: a RAGAS class name, an optional threshold and constructor parameters.
+
+    ``source`` names what the source called it (``response_match_score``), ``origin`` where it was defined (a
+    rubric in a config file): both only for warnings, never written.
+    """
 
     name: str
     threshold: float | None = None
     parameters: dict[str, Any] | None = None
+    source: str = field(default="", compare=False)
+    origin: Origin | None = field(default=None, compare=False)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (from {self.source})" if self.source else self.name
 
     def wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"metricName": self.name}
@@ -138,6 +178,8 @@ class ImportOptions:
     default_threshold: float | None = None
     metrics: tuple[MetricSpec, ...] = ()
     """When given, every step gets exactly these metrics instead of the ones derived from the source."""
+    config: str | None = None
+    """An evaluation config named on the command line (ADK: the file of ``adk eval --config_file_path``)."""
     limits: Limits = DEFAULT_LIMITS
 
 
@@ -167,6 +209,8 @@ class StepSpec:
     custom_values: dict[str, Any] | None = None
     metrics: list[MetricSpec] | None = None
     """None: choose metrics from the reference data (:func:`default_metrics`); a list: exactly these."""
+    scored: bool = True
+    """False for an earlier user turn of a multi-turn test, which the source does not score on its own."""
 
     def reference(self) -> dict[str, Any] | None:
         ref: dict[str, Any] = {}
@@ -211,6 +255,13 @@ class Warnings:
     def at(self, origin: Origin, message: str) -> None:
         self._keep(ImportWarning(origin.file, origin.line, origin.col, origin.field, message))
 
+    def extend(self, other: Warnings) -> None:
+        """Another collection's warnings and files, after these (their order kept)."""
+        for file in other._rank:
+            self.file_seen(file)
+        for warning in other.items:
+            self._keep(warning)
+
     def _keep(self, warning: ImportWarning) -> None:
         self.file_seen(warning.file)
         if warning not in self._seen:
@@ -233,6 +284,35 @@ class Collected:
     judge_model: str | None = None
     default_threshold: float | None = None
     description: str | None = None
+    cases: list[tuple[str, Origin]] = field(default_factory=list)
+    """Source cases that became no scenario (skipped), by name and position, for the fidelity report."""
+    concerns: list[tuple[ImportWarning, list[Origin]]] = field(default_factory=list)
+    """A warning counted over several steps (reported once) and the steps it concerns, for the fidelity report."""
+
+    def tallied(self, where: Origin, message: str, steps: list[Origin]) -> None:
+        """One warning for several steps: at ``where``, and in the fidelity report at each of ``steps``' cases."""
+        self.warnings.at(where, message)
+        self.concerns.append((ImportWarning(where.file, where.line, where.col, where.field, message), steps))
+
+    def merge(self, other: Collected) -> None:
+        """Add what another reader found (``--from auto`` over several formats): first judge and threshold win."""
+        self.warnings.extend(other.warnings)
+        self.scenarios.extend(other.scenarios)
+        self.sources.extend(other.sources)
+        self.cases.extend(other.cases)
+        self.concerns.extend(other.concerns)
+        if other.judge_model is not None:
+            self.set_judge_model(other.judge_model, other.scenarios[0].origin if other.scenarios else Origin(""))
+        if other.default_threshold is not None:
+            self.set_default_threshold(other.default_threshold,
+                                       other.scenarios[0].origin if other.scenarios else Origin(""))
+        if other.description:
+            self.add_description(other.description)
+
+    def skip(self, name: str, where: Origin, message: str) -> None:
+        """A case that is not carried over: warned at its position and listed in the fidelity report."""
+        self.warnings.at(where, message)
+        self.cases.append((name, where))
 
     def set_judge_model(self, model: str, origin: Origin) -> None:
         """The first judge model wins; a different one later is reported (an Experiment has one judge)."""
@@ -274,6 +354,37 @@ def default_metrics(step: StepSpec) -> list[MetricSpec]:
     return out
 
 
+def replacement_metric(step: StepSpec) -> MetricSpec:
+    """The one metric for a step whose source metrics cannot score: the agent's goal, against the reference
+    response when the step has one. Never a tool or topic metric the source did not ask for."""
+    return MetricSpec(RESPONSE_METRIC if step.response else NO_REFERENCE_METRIC)
+
+
+RUBRICS_KEY = "rubrics"
+"""``customValues`` key for criteria texts no scorable metric can judge: ``[{id, text}]``, kept verbatim."""
+RUBRIC_METRICS = (JUDGE_METRIC, "InstanceSpecificRubrics")
+"""Metrics that judge a free-text criterion; a rubric becomes the first one the phase package scores, if any."""
+
+
+def rubric_metric() -> str | None:
+    """The metric a free-text rubric becomes, or None when the phase package scores none of them."""
+    return next((m for m in RUBRIC_METRICS if never_scores(m) is None), None)
+
+
+@dataclass(slots=True)
+class _Tally:
+    """Warnings counted over steps, reported once at the first step (or at the definition) they concern; every
+    step counted is remembered, so the fidelity report marks each of their cases."""
+
+    items: dict[tuple[str, Origin | None], tuple[int, Origin]] = field(default_factory=dict)
+    steps: dict[tuple[str, Origin | None], list[Origin]] = field(default_factory=dict)
+
+    def count(self, key: str, where: Origin, at: Origin | None = None) -> None:
+        count, first = self.items.get((key, at), (0, where))
+        self.items[(key, at)] = (count + 1, first)
+        self.steps.setdefault((key, at), []).append(where)
+
+
 def build_experiment(collected: Collected, options: ImportOptions) -> ImportResult:
     """The Experiment for ``collected``: unique scenario names, metrics chosen, fields in reading order."""
     warnings = collected.warnings
@@ -282,7 +393,9 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
     scenarios: list[dict[str, Any]] = []
     used: set[str] = set()
     lacking: dict[tuple[str, str], tuple[int, Origin]] = {}
-    dropped: dict[str, tuple[int, Origin]] = {}
+    dropped = _Tally()
+    rubrics = _Tally()
+    replaced = _Tally()
     for index, scenario in enumerate(collected.scenarios):
         name = _unique_name(scenario, index, used, warnings)
         steps = []
@@ -293,13 +406,23 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
                     count, first = lacking.get((metric, need), (0, step.origin))
                     lacking[(metric, need)] = (count + 1, first)
             else:
-                metrics = default_metrics(step) if step.metrics is None else _scorable(step, step.metrics, dropped)
+                metrics = default_metrics(step) if step.metrics is None else _scorable(step, step.metrics, dropped,
+                                                                                        rubrics)
+                if not metrics and step.scored:
+                    metrics = [replacement_metric(step)]
+                    lost = ", ".join(dict.fromkeys(m.label for m in step.metrics or ()))
+                    replaced.count(f"{metrics[0].name}|{lost}", step.origin)
                 for metric, need in _missing_needs(step, metrics):
                     warnings.at(step.origin, f"{metric} needs reference.{need}, which this step does not have")
             steps.append(_step(step, metrics))
         scenarios.append({"name": name, "steps": steps})
-    for metric, (count, first) in dropped.items():
-        warnings.at(first, dropped_message(metric, count))
+    for (label, at), (count, first) in dropped.items.items():
+        collected.tallied(at or first, dropped_message(label, count), dropped.steps[(label, at)])
+    for (label, at), (count, first) in rubrics.items.items():
+        collected.tallied(at or first, kept_rubric_message(label, count), rubrics.steps[(label, at)])
+    for (key, at), (count, first) in replaced.items.items():
+        metric, _, lost = key.partition("|")
+        collected.tallied(first, replaced_message(count, metric, lost), replaced.steps[(key, at)])
     for (metric, need), (count, first) in lacking.items():
         warnings.at(first, f"--metric {metric} needs reference.{need}, which {count} step"
                            f"{' lacks' if count == 1 else 's lack'} (this is the first)")
@@ -326,7 +449,58 @@ def build_experiment(collected: Collected, options: ImportOptions) -> ImportResu
             spec["aiGatewayRef"]["namespace"] = options.gateway_namespace
     spec["dataset"] = {"inline": inline}
     experiment = {"apiVersion": API_VERSION, "kind": KIND, "metadata": metadata, "spec": spec}
-    return ImportResult(experiment, warnings.sorted(), list(collected.sources))
+    ordered = warnings.sorted()
+    cases, general = fidelity(collected, ordered)
+    return ImportResult(experiment, ordered, list(collected.sources), cases, general)
+
+
+def fidelity(collected: Collected, warnings: list[ImportWarning]) -> tuple[list[CaseReport], list[ImportWarning]]:
+    """Each source case with its steps and the warnings inside it (from its line to the next case's), and the
+    warnings that fall in no case. Cases are the scenarios' origins plus the cases that were skipped."""
+    found: dict[tuple[str, int], tuple[str, int]] = {}
+    fields: dict[tuple[str, int], str] = {}
+    for _, where in collected.cases:
+        fields.setdefault((where.file, where.line), where.field)
+    for scenario in collected.scenarios:
+        key = (scenario.origin.file, scenario.origin.line)
+        fields.setdefault(key, scenario.origin.field)
+        name, steps = found.get(key, (scenario.name, 0))
+        found[key] = (name, steps + len(scenario.steps))
+    for name, where in collected.cases:
+        found.setdefault((where.file, where.line), (name, 0))
+    by_file: dict[str, list[int]] = {}
+    for file, line in sorted(found):
+        by_file.setdefault(file, []).append(line)
+    inside: dict[tuple[str, int], list[ImportWarning]] = {key: [] for key in found}
+    general: list[ImportWarning] = []
+
+    def case_of(file: str, line: int, where: str = "") -> tuple[str, int] | None:
+        """The case whose lines hold ``line``, unless the warning's field lies outside the list of cases (a
+        setting after the last case, another YAML document)."""
+        lines = by_file.get(file, [])
+        at = bisect.bisect_right(lines, line) - 1 if line else -1
+        if at < 0:
+            return None
+        key = (file, lines[at])
+        container = fields.get(key, "").partition("[")[0]
+        return None if container and where and not where.startswith(container) else key
+
+    concerns = {warning: steps for warning, steps in collected.concerns}
+    for warning in warnings:
+        keys = list(dict.fromkeys(k for k in (case_of(o.file, o.line) for o in concerns[warning]) if k is not None)) \
+            if warning in concerns else []
+        if not keys:
+            own = case_of(warning.file, warning.line, warning.field)
+            keys = [own] if own is not None else []
+        if not keys:
+            general.append(warning)
+        for key in keys:
+            inside[key].append(warning)
+    rank = {file: i for i, file in enumerate(dict.fromkeys([*collected.sources, *(w.file for w in warnings)]))}
+    order = sorted(found, key=lambda k: (rank.get(k[0], len(rank)), k[1]))
+    reports = [CaseReport(file, line, found[(file, line)][0], found[(file, line)][1], tuple(inside[(file, line)]))
+               for file, line in order]
+    return reports, general
 
 
 def never_scores(name: str) -> str | None:
@@ -340,19 +514,47 @@ def never_scores(name: str) -> str | None:
     return f"{PHASE_PACKAGE} has no metric of that name in ragas.metrics.collections"
 
 
+def kept_rubric_message(label: str, steps: int) -> str:
+    """The warning for a criterion text kept in customValues.rubrics because no metric can judge it."""
+    return (f"{label} is kept verbatim in customValues.{RUBRICS_KEY} but not scored ({plural(steps, 'step')}): "
+            f"{PHASE_PACKAGE} scores no metric that judges a free-text criterion ({', '.join(RUBRIC_METRICS)} "
+            "cannot score)")
+
+
+def replaced_message(steps: int, metric: str, lost: str = "") -> str:
+    """The warning for steps whose source metrics cannot score (or that the source enables none for)."""
+    why = f"the source's {lost} cannot score" if lost else "the source enables no metric that applies"
+    return f"{plural(steps, 'step')} (the first here): {why}; scored with {metric} instead"
+
+
 def dropped_message(metric: str, steps: int) -> str:
     """The warning for a metric left out because it would never score (once per metric, at its first step)."""
     return (f"{metric} is not carried over ({plural(steps, 'step')}, the first here): "
             f"{PHASE_PACKAGE} cannot score it (kubectl testbench explain metrics says why and lists those that do)")
 
 
-def _scorable(step: StepSpec, metrics: list[MetricSpec], dropped: dict[str, tuple[int, Origin]]) -> list[MetricSpec]:
-    """The metrics that can score; the rest are counted in ``dropped``. A step left with none gets the defaults."""
-    kept = [m for m in metrics if never_scores(m.name) is None]
-    for name in dict.fromkeys(m.name for m in metrics if never_scores(m.name) is not None):
-        count, first = dropped.get(name, (0, step.origin))
-        dropped[name] = (count + 1, first)
-    return kept if kept or not metrics else default_metrics(step)
+def _scorable(step: StepSpec, metrics: list[MetricSpec], dropped: _Tally, rubrics: _Tally) -> list[MetricSpec]:
+    """The metrics that can score. A free-text judge that cannot becomes the metric that judges rubrics, or is
+    kept verbatim in ``customValues.rubrics``; every other one is counted in ``dropped``."""
+    kept: list[MetricSpec] = []
+    carrier = rubric_metric()
+    for metric in metrics:
+        if never_scores(metric.name) is None:
+            kept.append(metric)
+        elif metric.name in RUBRIC_METRICS and isinstance(metric.parameters, dict) \
+                and is_text(metric.parameters.get("definition")):
+            rid = str(metric.parameters.get("name") or f"rubric-{len(kept) + 1}")
+            text = str(metric.parameters["definition"])
+            if carrier is not None:
+                kept.append(MetricSpec(carrier, metric.threshold, {"name": rid, "definition": text}))
+                continue
+            custom = step.custom_values if step.custom_values is not None else {}
+            custom.setdefault(RUBRICS_KEY, []).append({"id": rid, "text": text})
+            step.custom_values = custom
+            rubrics.count(f'rubric "{rid}"', step.origin, metric.origin)
+        else:
+            dropped.count(metric.label, step.origin, metric.origin)
+    return kept
 
 
 _REFERENCE_FIELDS = {"response": "response", "toolCalls": "tool_calls", "topics": "topics",

@@ -221,7 +221,7 @@ def _dataset(file: str, doc: dict[str, Any], run_scoring: _Scoring | None, colle
     default = dataset_scoring or run_scoring or _DEFAULT_SCORING
     for i, sample in enumerate(samples):
         if not isinstance(sample, dict):
-            warn(file, mark_of(samples, i), (*at, i), "sample is not a mapping: skipped")
+            collected.skip(f"sample-{i + 1}", origin(file, samples, i, (*at, i)), "sample is not a mapping: skipped")
             continue
         _sample(file, samples, i, sample, (*at, i), default, collected)
 
@@ -235,7 +235,7 @@ def _sample(file: str, samples: list[Any], index: int, sample: dict[str, Any], a
     ikey, raw_input = get(sample, "input")
     text, custom = _input(file, sample, ikey, raw_input, (*at, ikey), collected)
     if text is None:
-        warn(file, mark_of(samples, index), at, f'sample "{scenario_name}" has no input text: skipped')
+        collected.skip(scenario_name, where, f'sample "{scenario_name}" has no input text: skipped')
         return
     step = StepSpec(text, where, custom_values=custom)
     metrics: list[MetricSpec] = []

@@ -169,7 +169,8 @@ def _row(table: Table, row: Row, columns: dict[str, str], extra: list[str],
     text_cell = cell("user_input")
     text = scalar_text(text_cell.value) if text_cell else None
     if text is None:
-        warn(file, (row.line, row.col), ("rows", row.number - 1), f"row {row.number} has no user_input: skipped")
+        collected.skip(f"row {row.number}", Origin(file, row.line, row.col, f"rows[{row.number - 1}]"),
+                       f"row {row.number} has no user_input: skipped")
         return None
     step = StepSpec(text, Origin(file, row.line, row.col, f"rows[{row.number - 1}]"))
     ref = cell("reference")
