@@ -17,11 +17,18 @@ from kubectl_testbench.fix.selection import Selection
 from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
 from kubectl_testbench.pipeline.defaults import names_gateway
-from kubectl_testbench.pipeline.inputs import Inputs, each_input
+from kubectl_testbench.pipeline.inputs import Inputs, each_input, skips_as_template
 from kubectl_testbench.rules.validate import VALIDATE_TOO_MANY_FINDINGS
-from kubectl_testbench.sniff import looks_like_json, looks_templated
+from kubectl_testbench.sniff import looks_like_json
 from kubectl_testbench.validate.diagnostics import Diagnostic
-from kubectl_testbench.validate.engine import FileResult, Options, template_notice, unreadable, validate_text
+from kubectl_testbench.validate.engine import (
+    FileResult,
+    Options,
+    helm_chart_notice,
+    template_notice,
+    unreadable,
+    validate_text,
+)
 from kubectl_testbench.validate.fix_placement import apply_edits, encoding_of
 
 MAX_ROUNDS = 10
@@ -79,6 +86,8 @@ class FileFix:
 
 def fix_source(source: Source, options: FixOptions) -> FileFix:
     """Fix one input (a file or stdin); nothing is written here."""
+    if source.chart:
+        return FileFix(source.path, helm_chart_notice(source.path))  # a chart's sources: not ours to edit
     try:
         raw = read_bytes(source, options.validate.limits)
         text = decode(raw)
@@ -86,7 +95,7 @@ def fix_source(source: Source, options: FixOptions) -> FileFix:
         return FileFix(source.path, unreadable(source.path, err.rule, err.message))
     except DecodeError as err:
         return FileFix(source.path, unreadable(source.path, err.rule, err.message, err.mark))
-    if options.inputs.only_testbench_files and looks_templated(raw):
+    if skips_as_template(source, raw, options.inputs):
         return FileFix(source.path, template_notice(source.path))  # a Go/Helm template: not ours to edit
     outcome = fix_text(text, source.path, options, scanned=source.scanned,
                        gateway_default=lambda: names_gateway(source, options.inputs.defaults_file,

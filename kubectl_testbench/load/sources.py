@@ -23,6 +23,9 @@ class Source:
     scanned: bool = False
     root: str = ""
     """The command-line argument this source came from (a directory for scanned files)."""
+    chart: bool = False
+    """A Helm chart's directory a scan met (it holds Chart.yaml): its files are chart sources, not manifests, and
+    are not read; the caller says so once."""
 
 
 class SourceError(Exception):
@@ -35,11 +38,12 @@ class SourceError(Exception):
         self.message = message
 
 
-def expand(paths: list[str] | tuple[str, ...]) -> Iterator[Source | SourceError]:
+def expand(paths: list[str] | tuple[str, ...], charts: bool = False) -> Iterator[Source | SourceError]:
     """Sources in a stable order: arguments as given, directory contents sorted by name.
 
     Directory scans take ``*.yaml``, ``*.yml`` and ``*.json``, skip dot-files and dot-directories
-    (``.git``, ``.github``), do not follow symlinked directories (no loops) and skip special files.
+    (``.git``, ``.github``), do not follow symlinked directories (no loops) and skip special files. With
+    ``charts``, a Helm chart a scan meets comes once, as a chart source, instead of its files.
     """
     seen_stdin = False
     for path in paths:
@@ -57,16 +61,43 @@ def expand(paths: list[str] | tuple[str, ...]) -> Iterator[Source | SourceError]
             yield SourceError(path, INPUT_UNREADABLE.id, err.strerror or str(err))
             continue
         if stat.S_ISDIR(st.st_mode):
-            yield from _scan(path, path)
+            yield from _scan(path, path, charts)
         elif stat.S_ISREG(st.st_mode):
             yield Source(path, root=path)
         else:
             yield SourceError(path, INPUT_NOT_A_FILE.id, "not a regular file")
 
 
-def _scan(directory: str, root: str) -> Iterator[Source | SourceError]:
+CHART_FILES = ("Chart.yaml", "Chart.yml")
+"""What makes a directory a Helm chart (helm reads Chart.yaml; Chart.yml is a common slip helm refuses)."""
+
+
+def _scan(directory: str, root: str, charts_apart: bool) -> Iterator[Source | SourceError]:
+    """The files a scan finds; a Helm chart below ``directory`` comes once, as its directory, instead of its files
+    (Chart.yaml, values files, templates: none of them is a manifest; what the chart renders is)."""
+    charts: dict[str, bool] = {}
+
+    def chart_of(path: str) -> str | None:
+        parent = os.path.dirname(path)
+        found = None
+        while len(parent) >= len(directory):  # the outermost chart holds its subcharts
+            if parent not in charts:
+                charts[parent] = any(os.path.isfile(os.path.join(parent, name)) for name in CHART_FILES)
+            if charts[parent]:
+                found = parent
+            if parent == directory:
+                break
+            parent = os.path.dirname(parent)
+        return found
+
+    reported: set[str] = set()
     for path, err in scan_tree(directory, lambda name: name.endswith(EXTENSIONS)):
-        if err is None:
+        chart = chart_of(path) if err is None and charts_apart else None
+        if chart is not None:
+            if chart not in reported:
+                reported.add(chart)
+                yield Source(chart, scanned=True, root=root, chart=True)
+        elif err is None:
             yield Source(path, scanned=True, root=root)
         else:
             yield SourceError(path, INPUT_UNREADABLE.id, err.strerror or str(err))

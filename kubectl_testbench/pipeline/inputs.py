@@ -18,6 +18,7 @@ from kubectl_testbench.validate.engine import (
     FileResult,
     Keep,
     Options,
+    helm_chart_notice,
     template_notice,
     unreadable,
     validate_bytes,
@@ -47,10 +48,11 @@ _INPUTS = Inputs()
 
 def iter_sources(paths: Iterable[str], only_testbench_files: bool = False) -> Iterator[Source | SourceError]:
     """The inputs; with ``only_testbench_files``, files that never mention our API group are left out unread."""
-    items = expand(tuple(paths))
+    items = expand(tuple(paths), charts=True)
     if not only_testbench_files:
         return items
-    return (i for i in items if not isinstance(i, Source) or i.path == "-" or file_mentions_group(i.path))
+    return (i for i in items
+            if not isinstance(i, Source) or i.path == "-" or i.chart or file_mentions_group(i.path))
 
 
 def each_input(paths: Iterable[str], only_testbench_files: bool, work: Callable[[Source | SourceError, Any], R],
@@ -74,15 +76,23 @@ def validate_source(source: Source, options: Options = _OPTIONS, inputs: Inputs 
     """Read one input and validate every document, with the RenderDefaults that apply to it."""
     from kubectl_testbench.pipeline.defaults import names_gateway
 
+    if source.chart:
+        return helm_chart_notice(source.path)
     try:
         data = read_bytes(source, options.limits)
     except SourceError as err:
         return unreadable(source.path, err.rule, err.message)
-    if inputs.only_testbench_files and looks_templated(data):
+    if skips_as_template(source, data, inputs):
         return template_notice(source.path)
     return validate_bytes(data, source.path, options, scanned=source.scanned,
                           gateway_default=lambda: names_gateway(source, inputs.defaults_file, inputs.discover_defaults),
                           keep=keep)
+
+
+def skips_as_template(source: Source, data: bytes, inputs: Inputs) -> bool:
+    """A Go/Helm template that a directory scan found (or any, for hooks): a notice, not YAML errors. A template
+    named on the command line is read as YAML: naming a file asks for it to be checked."""
+    return (inputs.only_testbench_files or source.scanned) and looks_templated(data)
 
 
 def validate_paths(paths: Iterable[str], options: Options = _OPTIONS, inputs: Inputs = _INPUTS,

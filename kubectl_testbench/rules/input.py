@@ -56,9 +56,19 @@ INPUT_EMPTY = Rule(
 )
 INPUT_TEMPLATE = Rule(
     "input/template", Severity.INFO,
-    "A Go/Helm template of an Experiment (--only-testbench-files): skipped, not YAML.",
-    "With --only-testbench-files (for hooks that pass every YAML file) and in the editor, a file holding Go "
-    "template actions ({{ ... }}) is a chart template, not a manifest: reading it as YAML would report errors "
-    "that are not in what it renders. It is skipped with this notice, which never fails validate.",
+    "A Go/Helm template found by a directory scan: skipped, not YAML.",
+    "In a directory scan, with --only-testbench-files (for hooks that pass every YAML file) and in the editor, a "
+    "file holding Go template actions ({{ ... }}) is a chart template, not a manifest: reading it as YAML would "
+    "report errors that are not in what it renders. It is skipped with this notice, which never fails validate. "
+    "A template named on the command line is read as YAML: naming a file asks for it to be checked.",
     hint="validate what it renders: helm template . | kubectl testbench validate -",
+)
+INPUT_HELM_CHART = Rule(
+    "input/helm-chart", Severity.INFO,
+    "A Helm chart found by a directory scan: its files are skipped.",
+    "A directory holding Chart.yaml is a Helm chart: Chart.yaml, values files and templates are the chart's "
+    "sources, not manifests, and none of them is an Experiment as written. A directory scan skips the chart with "
+    "this one notice, which never fails validate or render; files of the chart named on the command line are read "
+    "as they are.",
+    hint="validate what it renders: helm template CHART | kubectl testbench validate -",
 )

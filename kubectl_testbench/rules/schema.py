@@ -65,6 +65,8 @@ SCHEMA_MAXIMUM = Rule(
     "schema/maximum", Severity.ERROR, "A number is above its maximum.",
     f"The field's schema sets a highest value (a threshold is at most 1, for example). {_SERVER}",
     hint="use a number within the range the message gives",
+    fix="writes a threshold above 1 and at most 100 as the fraction it reads as a percentage of (90 becomes 0.9)",
+    fixer="kubectl_testbench.validate.hints:field_fix",
 )
 SCHEMA_MULTIPLE_OF = Rule(
     "schema/multiple-of", Severity.ERROR, "A number is not a multiple of the required factor.",
@@ -76,6 +78,8 @@ SCHEMA_PATTERN = Rule(
     "The field's schema gives a regular expression its text must match, such as the five fields of a cron "
     f"schedule. {_SERVER} The hint says in words what the pattern expects where it can.",
     hint="write the value in the form the message and hint describe",
+    fix="drops the seconds field of a six-field cron when it is 0 (every run time stays the same)",
+    fixer="kubectl_testbench.validate.hints:field_fix",
 )
 SCHEMA_FORMAT = Rule(
     "schema/format", Severity.ERROR, "A string does not match its format (e.g. date-time).",

@@ -29,6 +29,7 @@ from kubectl_testbench.rules.input import (
     INPUT_BINARY,
     INPUT_EMPTY,
     INPUT_ENCODING,
+    INPUT_HELM_CHART,
     INPUT_NOT_A_FILE,
     INPUT_NOT_FOUND,
     INPUT_TEMPLATE,
@@ -160,6 +161,16 @@ def template_notice(path: str) -> FileResult:
     result.counts.files = 1
     _add(result, INPUT_TEMPLATE.id, path, (0, 0), (), "a Go/Helm template, not YAML: skipped",
          "validate what it renders: helm template . | kubectl testbench validate -")
+    return result
+
+
+def helm_chart_notice(path: str) -> FileResult:
+    """The one notice for a Helm chart a directory scan met (its hint a command: the path is shell-quoted)."""
+    import shlex
+
+    result = FileResult(path)
+    _add(result, INPUT_HELM_CHART.id, path, (0, 0), (), "a Helm chart (Chart.yaml): its files are not manifests, "
+         "skipped", f"validate what it renders: helm template {shlex.quote(path)} | kubectl testbench validate -")
     return result
 
 
