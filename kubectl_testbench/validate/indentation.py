@@ -2,7 +2,8 @@
 
 Certain means: the tab-indented lines follow a line that opens a block (``reference:`` with nothing after the
 colon), so they can only be its children, and the next line below them returns to that block's level or
-further out. The lines then take the block's child indentation (the file's indentation step further in),
+further out -- or to the level of the first tabbed line (its sibling), or the last of them is a key whose own
+children follow, indented with spaces deeper than the key will be (``\tagentRef:`` over ``    name: x``). The lines then take the block's child indentation (the file's indentation step further in),
 keeping their levels relative to each other (one tab, one step). Anything else (tabs mixed with spaces on one
 line, a tab block after a line with a value, block scalars) is left for the user, and a result that libyaml cannot
 read is no fix.
@@ -50,9 +51,17 @@ def tab_indentation_edits(text: str) -> list[tuple[int, int, str]] | None:
         if base is None or any(_BLOCK_SCALAR.search(lines[j]) for j in block):
             return None
         below = next((line for line in lines[i:] if line.strip()), None)
-        if below is not None and ("\t" in _indentation(below) or indent_width(below, tabs=True) > base - step):
-            return None  # the lines after the tabs are still inside the block: the level is not certain
         least = min(indent_width(lines[j], tabs=True) for j in block)
+        if below is not None and ("\t" in _indentation(below) or indent_width(below, tabs=True) > base - step):
+            # the lines after the tabs are still inside the block: the level is certain only where they are
+            # siblings of the first tabbed line, or the children of a key the tabs indent (``\tagentRef:`` over
+            # ``    name: x``), deeper than it will be
+            last = block[-1]
+            column = base + (indent_width(lines[last], tabs=True) - least) * step
+            opener = _OPENER.match(lines[last].lstrip("\t")) is not None
+            width = indent_width(below, tabs=True)
+            if "\t" in _indentation(below) or not (width == base or (opener and width > column)):
+                return None
         for j in block:
             tabs = indent_width(lines[j], tabs=True)
             edits.append((index.start(j), index.start(j) + tabs, " " * (base + (tabs - least) * step)))

@@ -39,6 +39,11 @@ REINDENTED = [
     ("crlf-line-breaks", "a:\r\n\tb: 1\r\nc: 2\r\n", "a:\r\n  b: 1\r\nc: 2\r\n"),
     ("a-blank-spaces-line-before-the-block", "x: 1\n  \na:\n\tb: 1\n", "x: 1\n  \na:\n  b: 1\n"),
     ("a-list-item-under-the-opener", "a:\n\t- 1\n\t- 2\n", "a:\n  - 1\n  - 2\n"),
+    # issue 33: the line after the tabs at the first tabbed line's level is its sibling (nothing else parses)
+    ("the-next-line-continues-the-block", "a:\n  x:\n\tb: 1\n    c: 1\n", "a:\n  x:\n    b: 1\n    c: 1\n"),
+    ("a-tabbed-key-with-tabbed-children", "s:\n\ta:\n\t\tn: 1\n  d: 2\n", "s:\n  a:\n    n: 1\n  d: 2\n"),
+    # and a tabbed key whose children are indented with spaces, deeper than the key will be
+    ("a-tabbed-key-with-spaced-children", "s:\n\ta:\n    n: 1\n  d: 2\n", "s:\n  a:\n    n: 1\n  d: 2\n"),
 ]
 
 
@@ -63,7 +68,6 @@ LEFT_ALONE = [
     ("a-folded-block-scalar-with-indicators", "a:\n\tb: >-2  # c\n\t\t  text\nc: 1\n"),
     ("a-block-scalar-with-crlf", "a:\r\n\tb: |\r\n\t\ttext\r\nc: 1\r\n"),
     ("the-next-line-is-deeper-than-the-opener", "a:\n  x:\n\tb: 1\n   c: 1\n"),
-    ("the-next-line-continues-the-block", "a:\n  x:\n\tb: 1\n    c: 1\n"),
     ("a-tab-indented-comment-without-an-opener", "\t# c\na:\n\tb: 1\n"),
     ("the-next-line-has-a-tab-in-its-indentation", "x:\n  a:\n\tb: [1,\n \t2]\n"),
     ("the-next-line-is-tabbed-after-spaces", "a:\n\tb: 1\n  \tc: 1\n"),

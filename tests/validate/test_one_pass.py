@@ -126,3 +126,17 @@ def test_a_structural_error_in_one_step_keeps_the_findings_of_the_others() -> No
     assert ("semantic/unknown-metric", "spec.dataset.inline.scenarios[0].steps[1].metrics[0].metricName") in rules
     assert not [r for r, p in rules if p.startswith("spec.dataset.inline.scenarios[0].steps[0].metrics")]
     assert "semantic/no-metrics" not in [r for r, _ in rules]
+
+
+def test_a_tab_indented_key_with_children_is_fixed(tmp_path: Path) -> None:
+    """The tab stops the YAML reader, so its finding comes alone; fix repairs it, children or not."""
+    path = tmp_path / "tab.yaml"
+    path.write_text(VALID.replace("  agentRef:\n", "\tagentRef:\n", 1))
+    assert [d.rule for d in validate_text(path.read_text(), "t.yaml").diagnostics] == ["yaml/syntax"]
+    result = run_cli("fix", str(path))
+    assert path.read_text() == VALID, result.output
+    nested = VALID.replace("  agentRef:\n", "\tagentRef:\n", 1).replace("    name: weather-agent\n",
+                                                                      "\t\tname: weather-agent\n", 1)
+    path.write_text(nested)
+    run_cli("fix", str(path))
+    assert path.read_text() == VALID

@@ -467,7 +467,8 @@ def test_sarif_regions_read_the_file_as_the_loader_does(tmp_path: Path) -> None:
 def test_json_and_sarif_are_indented_by_two_and_end_with_a_newline() -> None:
     assert json_report([], Counts()) == (
         '{\n  "diagnostics": [],\n  "summary": {\n    "files": 0,\n    "experiments": 0,\n    "valid": 0,\n'
-        '    "invalid": 0,\n    "errors": 0,\n    "warnings": 0,\n    "skipped": 0,\n    "unreadable": 0\n  }\n}\n')
+        '    "invalid": 0,\n    "errors": 0,\n    "warnings": 0,\n    "skipped": 0,\n    "unreadable": 0,\n'
+        '    "malformed": 0\n  }\n}\n')
     text = sarif_report([])
     assert text.startswith('{\n  "$schema": "https://json.schemastore.org/sarif-2.1.0.json",\n  "version": "2.1.0",\n')
     assert text.endswith("\n}\n")
