@@ -39,8 +39,9 @@ def diag(rule: str = "schema/maximum", severity: Severity = Severity.ERROR, file
 
 FIX = Fix(FixKind.QUOTE, ("spec", "x"), "1:20", 'write "1:20" in quotes',
           (Edit(10, 14, '"1:20"', 2, 3, 2, 7, 12, 16),))
-COUNTS = Counts(files=2, experiments=3, valid=1, invalid=2, errors=4, warnings=1, skipped=1, unreadable=1)
-SUMMARY = "2 files, 3 experiments: 1 valid, 2 invalid, 1 warning (1 other document skipped, 1 unreadable)"
+COUNTS = Counts(files=2, experiments=3, valid=1, invalid=2, errors=4, warnings=1, skipped=1, unreadable=1,
+                malformed=2)
+SUMMARY = "2 files, 3 experiments: 1 valid, 2 invalid, 1 warning (1 other document skipped, 2 malformed, 1 unreadable)"
 
 
 # --- text ---------------------------------------------------------------------------------------------------
@@ -136,7 +137,7 @@ def test_colour_follows_no_color_term_force_color_and_the_terminal(monkeypatch: 
 def test_json_carries_the_fix_and_every_summary_count() -> None:
     doc = json.loads(json_report([diag(fix=FIX), diag(fix=Fix(FixKind.QUOTE, ("spec",)))], COUNTS))
     assert doc["summary"] == {"files": 2, "experiments": 3, "valid": 1, "invalid": 2, "errors": 4, "warnings": 1,
-                              "skipped": 1, "unreadable": 1}
+                              "skipped": 1, "unreadable": 1, "malformed": 2}
     assert doc["diagnostics"][0]["fix"] == {
         "kind": "quote", "path": "spec.x", "value": "1:20", "title": 'write "1:20" in quotes',
         "edits": [{"start": 10, "end": 14, "byteOffset": 12, "byteLength": 4, "startLine": 2, "startColumn": 3,
