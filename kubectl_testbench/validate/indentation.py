@@ -3,7 +3,8 @@
 Certain means: the tab-indented lines follow a line that opens a block (``reference:`` with nothing after the
 colon), so they can only be its children, and the next line below them returns to that block's level or
 further out -- or to the level of the first tabbed line (its sibling), or the last of them is a key whose own
-children follow, indented with spaces deeper than the key will be (``\tagentRef:`` over ``    name: x``). The lines then take the block's child indentation (the file's indentation step further in),
+children follow, indented with spaces deeper than the key will be (a tab before ``agentRef:`` over
+``    name: x``). The lines then take the block's child indentation (the file's indentation step further in),
 keeping their levels relative to each other (one tab, one step). Anything else (tabs mixed with spaces on one
 line, a tab block after a line with a value, block scalars) is left for the user, and a result that libyaml cannot
 read is no fix.

@@ -71,7 +71,8 @@ def test_fix_repairs_every_mistake_with_one_meaning(tmp_path: Path) -> None:
     path.write_text(SUPPORT_BOT)
     result = run_cli("fix", str(path))
     fixed = path.read_text()
-    assert fixed == (SUPPORT_BOT.replace("defaultThresold", "defaultThreshold").replace("threshold: 90", "threshold: 0.9")
+    assert fixed == (SUPPORT_BOT.replace("defaultThresold", "defaultThreshold")
+                     .replace("threshold: 90", "threshold: 0.9")
                      .replace("answerAccuracy", "AnswerAccuracy").replace('"0 0 2 * * *"', '"0 2 * * *"')
                      .replace("Europe/Berlim", "Europe/Berlin").replace("    enabled: yes\n", "")), result.output
     assert _found(fixed) == [("semantic/no-judge-model", "spec.dataset.inline", 13)]  # which judge: the user's call
