@@ -80,8 +80,9 @@ class Findings:
         """The findings about the comments themselves: unused, unknown and malformed suppressions."""
         if MARKER not in self.text:
             return []
+        comments = self._comments()  # reading them finds the malformed ones
         out = list(self.problems)
-        for comment in self._comments():
+        for comment in comments:
             unused = [n for n in comment.names if n not in comment.used and self._judged(n)]
             if unused:
                 names = ", ".join(unused)
