@@ -70,11 +70,21 @@ def _find_from(directory: str) -> str | None:
 
 
 def _has_tool_table(path: str) -> bool:
+    """``pyproject.toml`` holds ``[tool.kubectl-testbench]`` (ruff passes over a pyproject without its table;
+    one that cannot be parsed but names the table counts, so that its error is reported, not skipped)."""
+    import tomllib
+
     try:
         with open(path, "rb") as handle:
-            return b"kubectl-testbench" in handle.read()
+            data = handle.read()
     except OSError:
         return False
+    if TOOL_TABLE.encode() not in data:  # most pyproject.toml files: no parsing
+        return False
+    try:
+        return TOOL_TABLE in tomllib.loads(data.decode()).get("tool", {})
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return True
 
 
 def load_config(start: str) -> Config:

@@ -70,16 +70,23 @@ def _load_defaults(path: str, version: tuple[int, int]) -> Defaults:
 
 def _configured_defaults(path: str) -> Defaults:
     """The ``defaults`` of a configuration file, checked as the ``spec`` of a RenderDefaults document."""
+    import dataclasses
+
     from kubectl_testbench.config import ConfigError, read_config
+    from kubectl_testbench.load.positions import PosDict
     from kubectl_testbench.render.settings import Defaults
 
     try:
         spec = read_config(path).defaults or {}
     except ConfigError as err:
         raise DefaultsError([Diagnostic(INPUT_UNREADABLE.id, Severity.ERROR, str(err), path)]) from None
-    problems = check_defaults_document({"apiVersion": f"{GROUP}/v1alpha1", "kind": DEFAULTS_KIND, "spec": spec}, path)
+    document = PosDict(getattr(spec, "mark", (0, 0)))  # positions: the findings point into the configuration
+    document.update({"apiVersion": f"{GROUP}/v1alpha1", "kind": DEFAULTS_KIND, "spec": spec})
+    document.key_marks["spec"] = document.mark
+    problems = check_defaults_document(document, path)
     if problems:
-        raise DefaultsError(problems)
+        raise DefaultsError([dataclasses.replace(d, path="defaults" + d.path.removeprefix("spec"))
+                             if d.path == "spec" or d.path.startswith("spec.") else d for d in problems])
     return Defaults.from_spec(spec, path)
 
 

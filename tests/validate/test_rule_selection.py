@@ -11,7 +11,8 @@ from kubectl_testbench.rules.selection import Selection
 from tests.conftest import EXAMPLES, run_cli
 
 VALID = (EXAMPLES / "experiments" / "weather-inline.yaml").read_text()
-NO_GATEWAY = VALID.replace("  aiGatewayRef:\n    name: ai-gateway\n    namespace: ai-gateway\n", "")
+GATEWAY = "  aiGatewayRef:\n    name: ai-gateway\n    namespace: ai-gateway\n"
+NO_GATEWAY = VALID.replace(GATEWAY, "")
 """Valid, with one warning: semantic/no-gateway (at spec, line 11)."""
 BAD_ZONE = VALID.replace("  env:\n", "  schedule:\n    cron: '0 6 * * *'\n    timezone: Europe/Berlim\n  env:\n")
 

@@ -7,14 +7,14 @@ import json
 from pathlib import Path
 
 from kubectl_testbench.rules.selection import Selection
-from kubectl_testbench.validate.engine import Options, validate_text
+from kubectl_testbench.validate.engine import DEFAULT_OPTIONS, Options, validate_text
 from tests.conftest import run_cli
 from tests.validate.test_rule_selection import BAD_ZONE, NO_GATEWAY, VALID
 
 ZONE_LINE = "    timezone: Europe/Berlim\n"
 
 
-def found(text: str, options: Options = Options()) -> list[tuple[str, int, int]]:
+def found(text: str, options: Options = DEFAULT_OPTIONS) -> list[tuple[str, int, int]]:
     return [(d.rule, d.line, d.col) for d in validate_text(text, "exp.yaml", options).diagnostics]
 
 
@@ -23,7 +23,8 @@ def test_a_comment_after_content_suppresses_its_rule_on_that_line_only() -> None
     text = BAD_ZONE.replace(ZONE_LINE, ZONE_LINE.rstrip() + "  # testbench: ignore[semantic/timezone]\n")
     result = validate_text(text, "exp.yaml")
     assert result.diagnostics == [] and result.counts.valid == 1 and result.counts.errors == 0
-    other_line = BAD_ZONE.replace("    cron: '0 6 * * *'\n", "    cron: '0 6 * * *'  # testbench: ignore[semantic/timezone]\n")
+    cron = "    cron: '0 6 * * *'"
+    other_line = BAD_ZONE.replace(cron + "\n", cron + "  # testbench: ignore[semantic/timezone]\n")
     assert found(other_line) == [("suppression/unused", 19, 24), ("semantic/timezone", 20, 15)]
 
 
@@ -63,7 +64,8 @@ def test_unused_unknown_and_malformed_suppressions_are_located_findings() -> Non
 
 
 def test_a_suppression_of_a_rule_not_selected_is_not_judged_unused() -> None:
-    text = VALID.replace("  name: weather-agent-smoke\n", "  name: weather-agent-smoke  # testbench: ignore[schema/enum]\n")
+    name = "  name: weather-agent-smoke"
+    text = VALID.replace(name + "\n", name + "  # testbench: ignore[schema/enum]\n")
     assert found(text, Options(rules=Selection.parse(["semantic"]))) == []
     assert found(text, Options(rules=Selection.parse(ignore=["suppression/unused"]))) == []
 
