@@ -107,7 +107,7 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, select: tuple[str, 
                    "(nothing was validated there; check the path)", err=True)
     if counts.unreadable:
         sys.exit(EXIT_USAGE)
-    if counts.invalid or counts.errors or (fail_if_empty and empty):
+    if counts.invalid or counts.errors or (strict and counts.warnings) or (fail_if_empty and empty):
         sys.exit(EXIT_FINDINGS)
 
 

@@ -92,3 +92,12 @@ def test_fix_leaves_a_suppressed_finding_alone(tmp_path: Path) -> None:
     assert path.read_text() == text
     path.write_text(VALID + "status:\n  conditions: []\n")
     assert run_cli("fix", str(path)).exit_code == 0 and path.read_text() == VALID
+
+
+def test_strict_fails_on_an_unused_suppression(tmp_path: Path) -> None:
+    path = tmp_path / "exp.yaml"
+    path.write_text(VALID.replace("  name: weather-agent-smoke\n",
+                                  "  name: weather-agent-smoke  # testbench: ignore[schema/enum]\n"))
+    assert run_cli("validate", str(path)).exit_code == 0
+    strict = run_cli("validate", "--strict", str(path))
+    assert strict.exit_code == 1 and "warning[suppression/unused]" in strict.output
