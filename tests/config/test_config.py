@@ -183,3 +183,17 @@ def test_the_argo_cd_plugin_reads_its_marker_file(tmp_path: Path) -> None:
     assert {d["metadata"]["namespace"] for d in docs} == {"qa-testkube"}
     (app / ".testbench.yaml").write_text("")  # the marker alone: the finding stops it
     assert run_process("argocd", "generate", cwd=app, env=env).returncode == 1
+
+
+def test_colour_quiet_and_the_configuration_are_documented() -> None:
+    from tests.conftest import ROOT
+
+    help_text = run_cli("validate", "--help").output
+    for word in ("NO_COLOR", "FORCE_COLOR", "--quiet", "--select", "--ignore", "--extend-select", ".testbench.yaml",
+                 "# testbench: ignore[RULE]"):
+        assert word in help_text.replace("\n", " ").replace("  ", " "), word
+    config_doc = (ROOT / "docs" / "config.md").read_text()
+    for heading in ("## Selecting rules", "## Suppression comments", "## The configuration file", "### Precedence",
+                    "## Colour", "## Quiet"):
+        assert heading in config_doc
+    assert "[docs/config.md](docs/config.md)" in (ROOT / "README.md").read_text()

@@ -20,7 +20,7 @@ def test_the_validate_hook_follows_the_configuration_file_and_suppressions(tmp_p
     assert passed.returncode == 0, passed.stdout
     (work / ".testbench.yaml").write_text("strict: true\n")
     (work / "experiments" / "over.yaml").write_text(
-        OVER.replace("defaultThreshold: 1.5", "defaultThreshold: 1.5  # testbench: ignore[schema/maximum, schema/enum]"))
+        OVER.replace("Threshold: 1.5", "Threshold: 1.5  # testbench: ignore[schema/maximum, schema/enum]"))
     failed = run_hook(work, hooks_repo, "testbench-validate", "--all-files")
     assert failed.returncode == 1, failed.stdout  # strict: the unused suppression of schema/enum is a warning
     assert ("experiments/over.yaml:24:30: warning[suppression/unused] unused suppression of schema/enum: no such "
