@@ -57,6 +57,12 @@ def find_config(start: str) -> str | None:
     return _find_from(directory)
 
 
+def forget_found() -> None:
+    """Look again: a long-running process (the language server) sees a configuration file created or removed
+    since (a command run finds each directory's file once)."""
+    _find_from.cache_clear()
+
+
 @cache
 def _find_from(directory: str) -> str | None:
     candidate = os.path.join(directory, CONFIG_FILE)

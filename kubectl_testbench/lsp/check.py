@@ -77,10 +77,11 @@ def check(text: str, path: str, root: str | None, settings: Settings = DEFAULT_S
 def configured_rules(path: str) -> Selection:
     """The rules the configuration file for ``path`` selects, as ``validate`` finds it (all for an unsaved
     buffer; a configuration file that cannot be read is reported by ``validate``, here it selects nothing)."""
-    from kubectl_testbench.config import ConfigError, load_config
+    from kubectl_testbench.config import ConfigError, forget_found, load_config
 
     if not os.path.isabs(path):
         return ALL_RULES
+    forget_found()  # a file created or removed while the editor is open counts from the next check
     try:
         return load_config(path).selection
     except ConfigError:

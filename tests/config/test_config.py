@@ -197,3 +197,12 @@ def test_colour_quiet_and_the_configuration_are_documented() -> None:
                     "## Colour", "## Quiet"):
         assert heading in config_doc
     assert "[docs/config.md](docs/config.md)" in (ROOT / "README.md").read_text()
+
+
+def test_the_language_server_sees_a_configuration_file_created_while_it_runs(tmp_path: Path) -> None:
+    from kubectl_testbench.lsp.check import check
+
+    path = str(tmp_path / "exp.yaml")
+    assert [d.rule for d in check(NO_GATEWAY, path, str(tmp_path))] == ["semantic/no-gateway"]
+    tree(tmp_path, {".testbench.yaml": "ignore: [semantic/no-gateway]\n"})
+    assert check(NO_GATEWAY, path, str(tmp_path)) == []
