@@ -206,3 +206,12 @@ def test_the_language_server_sees_a_configuration_file_created_while_it_runs(tmp
     assert [d.rule for d in check(NO_GATEWAY, path, str(tmp_path))] == ["semantic/no-gateway"]
     tree(tmp_path, {".testbench.yaml": "ignore: [semantic/no-gateway]\n"})
     assert check(NO_GATEWAY, path, str(tmp_path)) == []
+
+
+def test_pyproject_defaults_table_is_read_by_render(tmp_path: Path) -> None:
+    tree(tmp_path, {"pyproject.toml": "[tool.kubectl-testbench.defaults]\ntestkubeNamespace = 'from-toml'\n",
+                    "exp.yaml": VALID})
+    result = run_cli("render", str(tmp_path / "exp.yaml"))
+    assert result.exit_code == 0, result.output
+    assert {d["metadata"]["namespace"] for d in yaml.safe_load_all(result.stdout) if d} == {"from-toml"}
+    assert run_cli("render", "--no-defaults", str(tmp_path / "exp.yaml")).stdout.count("namespace: from-toml") == 0
