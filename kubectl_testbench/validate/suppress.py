@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from kubectl_testbench import rules as rule_table
 from kubectl_testbench.rules.selection import Selection, known, matches
@@ -39,8 +38,7 @@ _COMMENT = r"(?:^|(?<=[ \t]))#[ \t]*testbench:[ \t]*(?P<body>[^\r\n]*)"
 _FORM = r"(?P<kind>ignore|ignore-document)[ \t]*\[(?P<names>[^\]]*)\][ \t]*(?:#.*)?$"
 
 
-@dataclass(slots=True)
-class _Comment:
+class _Comment(NamedTuple):
     line: int
     """1-based line of the comment."""
     col: int
@@ -50,20 +48,24 @@ class _Comment:
     """The lines whose findings it suppresses."""
     names: tuple[str, ...]
     """The rules it names that exist."""
-    used: set[str] = field(default_factory=set)
+    used: set[str]
+    """The names that suppressed a finding (filled in as findings are filtered)."""
 
 
-@dataclass(slots=True)
 class Findings:
     """One file's filter: ``keep`` what the selection and the comments of ``text`` leave, then ``report`` on the
-    comments. ``always``: rules no selection or comment removes."""
+    comments. ``always``: rules no selection or comment removes. (A plain class: every validation makes one, and
+    a dataclass costs a cold start more to define.)"""
 
-    text: str
-    path: str
-    selection: Selection
-    always: Collection[str] = ()
-    comments: list[_Comment] | None = None
-    problems: list[Diagnostic] = field(default_factory=list)
+    __slots__ = ("always", "comments", "path", "problems", "selection", "text")
+
+    def __init__(self, text: str, path: str, selection: Selection, always: Collection[str] = ()) -> None:
+        self.text = text
+        self.path = path
+        self.selection = selection
+        self.always = always
+        self.comments: list[_Comment] | None = None
+        self.problems: list[Diagnostic] = []
 
     @property
     def idle(self) -> bool:
@@ -135,7 +137,7 @@ class Findings:
                 continue
             if form.group("kind") == "ignore":
                 target = _next_content(lines, line) if own_line else line
-                comments.append(_Comment(line + 1, col, target + 1, target + 1, names))
+                comments.append(_Comment(line + 1, col, target + 1, target + 1, names, set()))
                 continue
             document = _document_of(lines, line) if own_line else None
             if document is None:
@@ -143,7 +145,7 @@ class Findings:
                                               "ignore-document must be among the comments before the document's "
                                               "first content line: it suppresses nothing here"))
                 continue
-            comments.append(_Comment(line + 1, col, document[0] + 1, document[1] + 1, names))
+            comments.append(_Comment(line + 1, col, document[0] + 1, document[1] + 1, names, set()))
         return comments
 
     def _names(self, text: str, line: int, col: int) -> tuple[str, ...]:
