@@ -194,8 +194,11 @@ def _document_of(lines: LineIndex, line: int) -> tuple[int, int] | None:
         if _content(text) and not text.startswith("%"):
             return None
     end = len(lines) - 1
-    for number in range(line + 1, len(lines)):
-        if lines.content(number).startswith("---"):
+    content = False  # a '---' before any content opens the document these comments head (kubectl drops the
+    for number in range(line + 1, len(lines)):  # comment-only chunk above it)
+        text = lines.content(number)
+        if text.startswith("---") and content:
             end = number - 1
             break
+        content = content or (_content(text) and not text.startswith("---"))
     return start, end

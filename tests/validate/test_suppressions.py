@@ -101,3 +101,10 @@ def test_strict_fails_on_an_unused_suppression(tmp_path: Path) -> None:
     assert run_cli("validate", str(path)).exit_code == 0
     strict = run_cli("validate", "--strict", str(path))
     assert strict.exit_code == 1 and "warning[suppression/unused]" in strict.output
+
+
+def test_ignore_document_above_a_leading_separator_heads_the_document_below_it() -> None:
+    text = "# testbench: ignore-document[semantic/no-gateway]\n---\n" + NO_GATEWAY + "---\n" + NO_GATEWAY.replace(
+        "weather-agent-smoke", "second")
+    second_spec = 2 + NO_GATEWAY.count("\n") + 1 + 11
+    assert found(text) == [("semantic/no-gateway", second_spec, 1)]
