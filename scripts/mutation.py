@@ -10,7 +10,7 @@ score should say how well *its own* tests pin it down (the whole suite kills mor
 module runs in a scratch copy of the working tree whose pyproject.toml names that module and its tests; the
 repository itself never gets a ``mutants/`` directory. The module list, the tests of each package and the
 equivalent mutants (no behaviour can change: each with a one-line reason) live in
-``[tool.kubectl-testbench.mutation]``. Score = killed / (mutants - equivalent); a timeout counts as killed.
+``[tool.testbench-mutation]``. Score = killed / (mutants - equivalent); a timeout counts as killed.
 Not part of ``.ci/run``: a full run takes tens of minutes on two cores.
 """
 
@@ -55,7 +55,7 @@ class Score:
 
 def settings() -> dict[str, Any]:
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    return {"mutmut": data["tool"]["mutmut"], "mutation": data["tool"]["kubectl-testbench"]["mutation"]}
+    return {"mutmut": data["tool"]["mutmut"], "mutation": data["tool"]["testbench-mutation"]}
 
 
 def modules(config: dict[str, Any], wanted: list[str]) -> list[str]:
@@ -75,7 +75,7 @@ def tests_for(config: dict[str, Any], module: str) -> list[str]:
     package = str(Path(module).parent)
     if package in table:
         return table[package]
-    raise SystemExit(f"error: no tests configured for {module} ([tool.kubectl-testbench.mutation.tests])")
+    raise SystemExit(f"error: no tests configured for {module} ([tool.testbench-mutation.tests])")
 
 
 def scratch_copy(target: Path) -> None:

@@ -9,7 +9,15 @@ from types import FrameType
 
 import click
 
-from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_USAGE, fail, limits_from, limits_options
+from kubectl_testbench.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_INTERNAL,
+    EXIT_USAGE,
+    fail,
+    limits_from,
+    limits_options,
+    project_config,
+)
 
 DEADLINE_MARGIN = 5.0
 """Seconds we keep in hand before Argo CD's own timeout, to fail with a message instead of being killed."""
@@ -54,14 +62,15 @@ def generate(max_file_mib: int, max_depth: int, max_nodes: int) -> None:
         sys.exit(EXIT_USAGE)
     for warning in settings.warnings:
         click.echo(f"warning: {escape_controls(warning)}", err=True)
+    config = project_config((".",))  # the Application's path: where .testbench.yaml claimed it
     limit = time_limit(os.environ)
     budget = max(1.0, limit - DEADLINE_MARGIN)
     limits = limits_from(max_file_mib, max_depth, max_nodes)
     _arm_deadline(budget)
     try:
         with room_for(limits):
-            app = generate_app(settings.paths, settings.flags, settings.defaults_file, settings.strict,
-                               timeout=budget, limits=limits)
+            app = generate_app(settings.paths, settings.flags, settings.defaults_file, settings.strict or config.strict,
+                               timeout=budget, limits=limits, rules=config.selection)
     except RecursionError:  # deeper than room_for's ceiling: only with --max-depth raised past ~2,400
         fail(f"an input is nested too deeply to be processed (--max-depth {max_depth} let it through): lower "
              "--max-depth to have it refused where it nests", EXIT_USAGE)

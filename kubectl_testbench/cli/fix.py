@@ -6,7 +6,15 @@ import sys
 
 import click
 
-from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail, jobs_option, limits_from, limits_options
+from kubectl_testbench.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_USAGE,
+    fail,
+    jobs_option,
+    limits_from,
+    limits_options,
+    project_config,
+)
 
 
 @click.command()
@@ -47,9 +55,9 @@ def fix(paths: tuple[str, ...], show_diff: bool, check: bool, select: tuple[str,
     if not paths:
         fail("no input: give files, directories or - for stdin (see kubectl testbench fix --help)")
     from kubectl_testbench.fix.apply import FixOptions, fix_paths
-    from kubectl_testbench.fix.selection import Selection, SelectorError
     from kubectl_testbench.fix.summary import changed_line, remaining, totals, unified_diff
     from kubectl_testbench.pipeline.inputs import Inputs
+    from kubectl_testbench.rules.selection import Selection, SelectorError
     from kubectl_testbench.safe_text import escape_controls
     from kubectl_testbench.validate.diagnostics import Counts
     from kubectl_testbench.validate.engine import Options
@@ -58,8 +66,10 @@ def fix(paths: tuple[str, ...], show_diff: bool, check: bool, select: tuple[str,
         selection = Selection.parse(select, ignore)
     except SelectorError as err:
         fail(str(err))
+    config = project_config(paths)  # its selection decides what is reported, and so what can be fixed
+    strict = strict or config.strict
     write = not (check or show_diff)
-    options = FixOptions(Options(strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes)), selection,
+    options = FixOptions(Options(strict, limits_from(max_file_mib, max_depth, max_nodes), config.selection), selection,
                          migrate, Inputs(only_testbench_files=only_testbench_files))
     counts = Counts()
     outcomes = []

@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail, limits_from, limits_options
+from kubectl_testbench.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_USAGE,
+    fail,
+    limits_from,
+    limits_options,
+    project_config,
+)
 from kubectl_testbench.rules.yaml import YAML_TOO_DEEP
 
 if TYPE_CHECKING:
@@ -55,20 +62,21 @@ def krm(config: str | None, max_file_mib: int, max_depth: int, max_nodes: int) -
     from kubectl_testbench.rules import LIMIT_RULES
 
     limits = limits_from(max_file_mib, max_depth, max_nodes)
+    rules = project_config(("-",)).selection  # the working directory's configuration (the package's root)
     with room_for(limits):
         try:
             source = decode(read_bytes(Source(STDIN), limits))
             docs = load_documents(source, limits)
             if config is None and len(docs) == 1 and isinstance(docs[0], dict) \
                     and docs[0].get("kind") == RESOURCE_LIST:
-                out, results = process(docs[0], limits)
+                out, results = process(docs[0], limits, rules)
                 text = write_resource_list(out, docs[0], source)
             elif config is None:
                 out, results = rejected_input(docs)
                 text = dump(out)
             else:
                 function_config = _read_config(config, limits) if config else None
-                items, results = transform(docs, function_config, limits)
+                items, results = transform(docs, function_config, limits, rules)
                 text = dump_all(items) if items else ""
         except SourceError as err:
             if err.rule not in LIMIT_RULES:

@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, jobs_option, limits_from, limits_options
+from kubectl_testbench.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_USAGE,
+    jobs_option,
+    limits_from,
+    limits_options,
+    project_config,
+)
 from kubectl_testbench.model.render_settings import CLI_SETTINGS, FLAG_SETTINGS, PORT_MAX, PORT_MIN, Setting
 
 if TYPE_CHECKING:
@@ -121,8 +128,9 @@ def render_into(paths: tuple[str, ...], namespace: str, args: RenderArgs, fmt: s
     from kubectl_testbench.validate.report import text_line
 
     flags = Flags(namespace=namespace, **{s.name: getattr(args, s.name) for s in FLAG_SETTINGS})
+    config = project_config(paths)
     request = Request(flags=flags, defaults_file=args.defaults_file, discover_defaults=not args.no_defaults,
-                      fmt=fmt, strict=args.strict,
+                      fmt=fmt, strict=args.strict or config.strict, rules=config.selection,
                       limits=limits_from(args.max_file_mib, args.max_depth, args.max_nodes),
                       pass_manifests=pass_manifests, only_testbench_files=only_testbench_files)
     outcome = render_all(paths, request, args.jobs, sink)

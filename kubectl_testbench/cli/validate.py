@@ -8,7 +8,17 @@ from contextlib import ExitStack
 
 import click
 
-from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_USAGE, fail, jobs_option, limits_from, limits_options
+from kubectl_testbench.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_USAGE,
+    fail,
+    jobs_option,
+    limits_from,
+    limits_options,
+    project_config,
+    rule_options,
+    rule_selection,
+)
 from kubectl_testbench.safe_text import display_path, escape_controls
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
@@ -19,6 +29,7 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
 @click.option("-o", "--output", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Report format.")
 @click.option("--strict", is_flag=True, help="Treat warnings as failures.")
+@rule_options
 @click.option("--list-rules", is_flag=True,
               help="Print every rule id with its severity (and [fixable] when kubectl testbench fix repairs it), "
                    "and exit.")
@@ -29,10 +40,12 @@ FORMATS = ("text", "json", "github", "sarif", "junit")
                    "Go/Helm templates of Experiments with a notice (for hooks that pass every YAML file).")
 @click.option("--fail-if-empty", is_flag=True,
               help="Exit 1 when a PATH holds no Experiment (a mistyped directory must not look like success).")
+@click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary line, no notes.")
 @jobs_option
 @limits_options
-def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, explain_rule: str | None,
-             only_testbench_files: bool, fail_if_empty: bool, jobs: int | None, max_file_mib: int, max_depth: int,
+def validate(paths: tuple[str, ...], fmt: str, strict: bool, select: tuple[str, ...], ignore: tuple[str, ...],
+             extend_select: tuple[str, ...], list_rules: bool, explain_rule: str | None, only_testbench_files: bool,
+             fail_if_empty: bool, quiet: bool, jobs: int | None, max_file_mib: int, max_depth: int,
              max_nodes: int) -> None:
     """Check Experiments the way the Kubernetes API server would, plus what it cannot check.
 
@@ -42,6 +55,11 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, e
 
     In GitHub Actions, -o github annotates files relative to $GITHUB_WORKSPACE and writes every
     finding to $GITHUB_STEP_SUMMARY; sarif and junit paths are relative to $GITHUB_WORKSPACE too.
+
+    Settings are read from the nearest .testbench.yaml or pyproject.toml [tool.kubectl-testbench] above the
+    first PATH; options given here win over them. A finding is suppressed in the file by
+    # testbench: ignore[RULE] on its line or # testbench: ignore-document[RULE] atop its document
+    (docs/config.md). Text output is coloured on a terminal; NO_COLOR=1 turns colour off, FORCE_COLOR=1 on.
     """
     if list_rules:
         from kubectl_testbench.rules import RULES
@@ -59,7 +77,10 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, e
     from kubectl_testbench.validate.engine import Options
     from kubectl_testbench.validate.report import Reporter
 
-    options = Options(strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes))
+    config = project_config(paths)
+    strict = strict or config.strict
+    options = Options(strict=strict, limits=limits_from(max_file_mib, max_depth, max_nodes),
+                      rules=rule_selection(config, select, ignore, extend_select))
     root = os.environ.get("GITHUB_WORKSPACE") or None
     with ExitStack() as stack:
         summary = None
@@ -70,7 +91,7 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, e
             except OSError as err:
                 click.echo(f"warning: cannot write the step summary {escape_controls(summary_path)}: "
                            f"{err.strerror or err}", err=True)
-        reporter = Reporter(fmt, root=root, summary=summary, strict=strict)
+        reporter = Reporter(fmt, root=root, summary=summary, strict=strict, quiet=quiet)
         tally = Tally(strict)
         counts = tally.counts
         found = dict.fromkeys(paths, 0)
@@ -83,12 +104,12 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, list_rules: bool, e
         reporter.add(tally.clashes().diagnostics)
         reporter.close(counts)
     empty = [p for p, n in found.items() if n == 0 and not (only_testbench_files and not os.path.isdir(p))]
-    for path in empty:
+    for path in empty if fail_if_empty or not quiet else ():
         click.echo(f"{'error' if fail_if_empty else 'warning'}: {display_path(path)}: no Experiment found "
                    "(nothing was validated there; check the path)", err=True)
     if counts.unreadable:
         sys.exit(EXIT_USAGE)
-    if counts.invalid or counts.errors or (fail_if_empty and empty):
+    if counts.invalid or counts.errors or (strict and counts.warnings) or (fail_if_empty and empty):
         sys.exit(EXIT_FINDINGS)
 
 

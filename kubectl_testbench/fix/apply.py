@@ -13,11 +13,11 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from kubectl_testbench.fix.selection import Selection
 from kubectl_testbench.load.decode import DecodeError, decode
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
 from kubectl_testbench.pipeline.defaults import names_gateway
 from kubectl_testbench.pipeline.inputs import Inputs, each_input, skips_as_template
+from kubectl_testbench.rules.selection import Selection
 from kubectl_testbench.rules.validate import VALIDATE_TOO_MANY_FINDINGS
 from kubectl_testbench.sniff import looks_like_json
 from kubectl_testbench.validate.diagnostics import Diagnostic

@@ -9,8 +9,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 from kubectl_testbench.fix.apply import FileFix
-from kubectl_testbench.fix.selection import Selection
 from kubectl_testbench.rules import RULES
+from kubectl_testbench.rules.selection import Selection
 from kubectl_testbench.safe_text import display_path, escape_controls, safe_log_line
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 from kubectl_testbench.validate.report import text_line

@@ -29,6 +29,7 @@ from kubectl_testbench.pipeline.policy import Tally
 from kubectl_testbench.render.rendered import Rendered
 from kubectl_testbench.render.settings import Defaults, Flags
 from kubectl_testbench.rules.argocd import ARGOCD_KUSTOMIZATION_NOT_BUILT
+from kubectl_testbench.rules.selection import ALL_RULES, Selection
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic
 from kubectl_testbench.validate.engine import FileResult, unreadable
 from kubectl_testbench.validate.objects import group_of
@@ -139,9 +140,9 @@ def helm_refusal(chart: str) -> AppError:
 
 def generate(paths: Iterable[str], flags: Flags, defaults_file: str | None = None, strict: bool = False,
              timeout: float | None = None, runner: Runner | None = None,
-             limits: Limits = DEFAULT_LIMITS) -> AppRender:
+             limits: Limits = DEFAULT_LIMITS, rules: Selection = ALL_RULES) -> AppRender:
     """Every manifest under ``paths`` (relative to the working directory, the Application's path); every file
-    and document is read within ``limits``."""
+    and document is read within ``limits``; ``rules``: which rules are reported (the configuration file's)."""
     out = AppRender(tally=Tally(strict))
     run = runner or run_kustomize
     for path in paths:
@@ -155,10 +156,10 @@ def generate(paths: Iterable[str], flags: Flags, defaults_file: str | None = Non
                 label = f"kustomize build {path}"
                 _take(out, text, label, _defaults(defaults_file, Source(os.path.join(path, "kustomization.yaml"),
                                                                          root=path)),
-                      flags, strict, json_source=False, limits=limits)
+                      flags, strict, json_source=False, limits=limits, rules=rules)
                 continue
         for item in expand([path]):
-            _take_source(out, item, flags, defaults_file, strict, limits)
+            _take_source(out, item, flags, defaults_file, strict, limits, rules)
     clashes = out.tally.clashes(flags.namespace)
     _resolve_collisions(out, flags.namespace, clashes.origins)
     out.documents.sort(key=lambda d: (d.key, d.text))
@@ -166,7 +167,7 @@ def generate(paths: Iterable[str], flags: Flags, defaults_file: str | None = Non
 
 
 def _take_source(out: AppRender, item: Source | SourceError, flags: Flags, defaults_file: str | None,
-                 strict: bool, limits: Limits) -> None:
+                 strict: bool, limits: Limits, rules: Selection = ALL_RULES) -> None:
     from kubectl_testbench.load.decode import DecodeError, decode
     from kubectl_testbench.load.sources import read_bytes
 
@@ -191,7 +192,7 @@ def _take_source(out: AppRender, item: Source | SourceError, flags: Flags, defau
                                              "read as plain files", item.path,
                                              hint=ARGOCD_KUSTOMIZATION_NOT_BUILT.hint))
     _take(out, text, item.path, _defaults(defaults_file, item), flags, strict,
-          json_source=item.path.endswith(".json"), limits=limits)
+          json_source=item.path.endswith(".json"), limits=limits, rules=rules)
 
 
 def _judged(out: AppRender, result: FileResult) -> None:
@@ -215,13 +216,13 @@ def _defaults(defaults_file: str | None, source: Source) -> Defaults | Diagnosti
 
 
 def _take(out: AppRender, text: str, label: str, defaults: Defaults | Diagnostic | None, flags: Flags,
-          strict: bool, json_source: bool, limits: Limits) -> None:
+          strict: bool, json_source: bool, limits: Limits, rules: Selection = ALL_RULES) -> None:
     """Validate our documents of one stream, compile the valid Experiments, pass everything else through."""
     from kubectl_testbench.pipeline.render import compile_experiments
     from kubectl_testbench.validate.engine import Keep, Options, validate_text
 
     names_gateway = isinstance(defaults, Defaults) and defaults.names_gateway
-    result = validate_text(text, label, Options(strict=strict, limits=limits), scanned=True,
+    result = validate_text(text, label, Options(strict, limits, rules), scanned=True,
                            gateway_default=lambda: names_gateway, keep=Keep(experiments=True))
     _judged(out, result)
     if result.fatal:

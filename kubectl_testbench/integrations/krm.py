@@ -43,6 +43,7 @@ from kubectl_testbench.model.url_templates import template_problem
 from kubectl_testbench.render.settings import Defaults, Flags
 from kubectl_testbench.rules.krm import KRM_CONFIG, KRM_DEFAULTS, KRM_INPUT, KRM_SUMMARY
 from kubectl_testbench.rules.render import RENDER_DUPLICATE
+from kubectl_testbench.rules.selection import ALL_RULES, Selection
 from kubectl_testbench.safe_text import LEGACY_COMMAND, display_path, escape_controls
 from kubectl_testbench.validate.objects import group_of
 
@@ -272,10 +273,10 @@ def read_defaults(doc: dict[str, Any]) -> tuple[Defaults | None, list[Result]]:
 # --- the transformation -------------------------------------------------------------------------------------
 
 
-def transform(items: list[Any], function_config: Any,
-              limits: Limits = DEFAULT_LIMITS) -> tuple[list[Any], list[Result]]:
-    """Validate every Experiment in ``items`` (within ``limits``); in render mode replace each valid one by its
-    objects."""
+def transform(items: list[Any], function_config: Any, limits: Limits = DEFAULT_LIMITS,
+              rules: Selection = ALL_RULES) -> tuple[list[Any], list[Result]]:
+    """Validate every Experiment in ``items`` (within ``limits``; ``rules``: which rules are reported, the
+    configuration file's); in render mode replace each valid one by its objects."""
     from kubectl_testbench.pipeline.policy import Tally
 
     config, results = parse_config(function_config)
@@ -317,7 +318,8 @@ def transform(items: list[Any], function_config: Any,
             continue
         experiments += 1
         data, item_results, identities = check_experiment(item, i, config.strict,
-                                                          defaults is not None and defaults.names_gateway, limits)
+                                                          defaults is not None and defaults.names_gateway, limits,
+                                                          rules)
         results.extend(item_results)
         owner.update((id(ident), i) for ident in identities)
         tally.identities.extend(identities)
@@ -353,7 +355,8 @@ def transform(items: list[Any], function_config: Any,
 
 
 def check_experiment(item: dict[str, Any], index: int, strict: bool, gateway_default: bool = False,
-                     limits: Limits = DEFAULT_LIMITS) -> tuple[dict[str, Any] | None, list[Result], list[Identity]]:
+                     limits: Limits = DEFAULT_LIMITS,
+                     rules: Selection = ALL_RULES) -> tuple[dict[str, Any] | None, list[Result], list[Identity]]:
     """Validate one item as ``kubectl testbench validate`` would: the Experiment as stored when valid, the
     findings, and what it is called (for the clash check over all items, which validate makes over all files).
     ``gateway_default``: the RenderDefaults in use names an AI gateway (no ``semantic/no-gateway`` then)."""
@@ -362,7 +365,7 @@ def check_experiment(item: dict[str, Any], index: int, strict: bool, gateway_def
     path, _ = source_file(item)
     label = path or f"items[{index}]"
     result = validate_text(json.dumps(_without_bookkeeping(item), ensure_ascii=False), label,
-                           Options(strict=strict, limits=limits), gateway_default=lambda: gateway_default,
+                           Options(strict, limits, rules), gateway_default=lambda: gateway_default,
                            keep=Keep(experiments=True))
     results = [_result(d, item, strict) for d in result.diagnostics]
     if result.experiments:
@@ -465,7 +468,8 @@ def has_errors(results: list[Result]) -> bool:
     return any(r.severity == "error" for r in results)
 
 
-def process(resource_list: Any, limits: Limits = DEFAULT_LIMITS) -> tuple[dict[str, Any], list[Result]]:
+def process(resource_list: Any, limits: Limits = DEFAULT_LIMITS,
+            rules: Selection = ALL_RULES) -> tuple[dict[str, Any], list[Result]]:
     """The output ResourceList for an input one: transformed items, earlier results plus ours."""
     if not isinstance(resource_list, dict) or resource_list.get("kind") != RESOURCE_LIST:
         raise InputError("stdin is not a ResourceList (kind: ResourceList, apiVersion: config.kubernetes.io/v1)")
@@ -475,7 +479,7 @@ def process(resource_list: Any, limits: Limits = DEFAULT_LIMITS) -> tuple[dict[s
     if not isinstance(items, list):
         raise InputError("ResourceList.items must be a list")
     function_config = resource_list.get("functionConfig")
-    new_items, results = transform(items, function_config, limits)
+    new_items, results = transform(items, function_config, limits, rules)
     out: dict[str, Any] = {"apiVersion": resource_list.get("apiVersion") or RESOURCE_LIST_API,
                            "kind": RESOURCE_LIST, "items": new_items}
     if function_config is not None:

@@ -40,10 +40,10 @@ def quick_fixes(placed: list[Placed], start: int, end: int, index: TextIndex, ur
 def fix_all(text: str, path: str, root: str | None, settings: Settings) -> str:
     """The buffer after ``kubectl testbench fix`` (the text unchanged when nothing applies)."""
     from kubectl_testbench.fix.apply import FixOptions, fix_text
-    from kubectl_testbench.lsp.check import gateway_default
+    from kubectl_testbench.lsp.check import configured_rules, gateway_default
     from kubectl_testbench.validate.engine import Options
 
-    options = Options(limits=settings.limits)
+    options = Options(limits=settings.limits, rules=configured_rules(path))
     outcome = fix_text(text, path, FixOptions(options), gateway_default=gateway_default(path, root))
     return outcome.after if outcome.after is not None else text
 

@@ -20,6 +20,7 @@ from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits, MiB
 from kubectl_testbench.lsp.text import engine_lines
 from kubectl_testbench.model.constants import GROUP
 from kubectl_testbench.rules.input import INPUT_ENCODING, INPUT_TOO_LARGE
+from kubectl_testbench.rules.selection import ALL_RULES, Selection
 from kubectl_testbench.validate.diagnostics import Diagnostic
 from kubectl_testbench.validate.engine import Options, template_notice, validate_text
 
@@ -68,9 +69,23 @@ def check(text: str, path: str, root: str | None, settings: Settings = DEFAULT_S
             return [unreadable]
     if looks_templated(data):
         return template_notice(path).diagnostics
-    options = Options(limits=limits)
+    options = Options(limits=limits, rules=configured_rules(path))
     result = validate_text(text, path, options, gateway_default=gateway_default(path, root))
     return result.diagnostics
+
+
+def configured_rules(path: str) -> Selection:
+    """The rules the configuration file for ``path`` selects, as ``validate`` finds it (all for an unsaved
+    buffer; a configuration file that cannot be read is reported by ``validate``, here it selects nothing)."""
+    from kubectl_testbench.config import ConfigError, forget_found, load_config
+
+    if not os.path.isabs(path):
+        return ALL_RULES
+    forget_found()  # a file created or removed while the editor is open counts from the next check
+    try:
+        return load_config(path).selection
+    except ConfigError:
+        return ALL_RULES
 
 
 def gateway_default(path: str, root: str | None) -> Callable[[], bool]:

@@ -7,10 +7,27 @@ from kubectl_testbench.load.sources import Source
 
 
 def defaults_path(source: Source, defaults_file: str | None, discover_defaults: bool = True) -> str | None:
-    """The RenderDefaults file for ``source``: the one given, else (when looking) the nearest one next to it."""
+    """The RenderDefaults file for ``source``: the one given, else (when looking) the nearest one next to it,
+    else the configuration file that applies to it when it has ``defaults`` (docs/config.md)."""
     from kubectl_testbench.render.defaults_file import discover
 
-    return defaults_file or (discover(source.path, source.root) if discover_defaults else None)
+    if defaults_file or not discover_defaults:
+        return defaults_file
+    return discover(source.path, source.root) or _configured(source.path)
+
+
+def _configured(path: str) -> str | None:
+    """The configuration file for ``path`` when it holds ``defaults`` (an unreadable one is reported by the
+    command that reads it for its own settings, and read again by render, which stops on it)."""
+    from kubectl_testbench.config import ConfigError, find_config, read_config
+
+    found = find_config(path)
+    if found is None:
+        return None
+    try:
+        return found if read_config(found).defaults is not None else None
+    except ConfigError:
+        return found
 
 
 def names_gateway(source: Source, defaults_file: str | None = None, discover_defaults: bool = True) -> bool:

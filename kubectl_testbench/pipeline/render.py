@@ -17,6 +17,7 @@ from kubectl_testbench.pipeline.inputs import Inputs, each_input, validate_sourc
 from kubectl_testbench.pipeline.policy import Tally
 from kubectl_testbench.render.rendered import Rendered, rendered
 from kubectl_testbench.render.settings import Defaults, Flags
+from kubectl_testbench.rules.selection import ALL_RULES, Selection
 from kubectl_testbench.validate.diagnostics import Counts, Diagnostic
 from kubectl_testbench.validate.engine import ExperimentDoc, FileResult, Keep, Options, unreadable
 
@@ -34,6 +35,8 @@ class Request:
     fmt: str = "yaml"
     strict: bool = False
     limits: Limits = DEFAULT_LIMITS
+    rules: Selection = ALL_RULES
+    """Which rules are reported (the configuration file's selection)."""
     pass_manifests: bool = False
     """Pass objects render wrote earlier through unchanged (``apply``, ``diff``, ``prune``)."""
     only_testbench_files: bool = False
@@ -53,7 +56,7 @@ def render_source(item: Source | SourceError, request: Request) -> FileRender:
     if isinstance(item, SourceError):
         return FileRender(unreadable(item.path, item.rule, item.message))
     inputs = Inputs(request.only_testbench_files, request.defaults_file, request.discover_defaults)
-    result = validate_source(item, Options(strict=request.strict, limits=request.limits), inputs,
+    result = validate_source(item, Options(request.strict, request.limits, request.rules), inputs,
                              keep_for_render(request.pass_manifests))
     out = FileRender(result)
     for doc in result.manifests:

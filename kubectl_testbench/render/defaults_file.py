@@ -12,7 +12,7 @@ from kubectl_testbench.load.limits import DEFAULT_LIMITS
 from kubectl_testbench.load.sources import Source, SourceError, read_bytes
 from kubectl_testbench.load.split import split_documents
 from kubectl_testbench.model.constants import DEFAULTS_KIND, GROUP
-from kubectl_testbench.rules.input import INPUT_EMPTY
+from kubectl_testbench.rules.input import INPUT_EMPTY, INPUT_UNREADABLE
 from kubectl_testbench.validate.defaults_document import check_defaults_document
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
 
@@ -43,6 +43,10 @@ def load_defaults(path: str) -> Defaults:
 
 @cache
 def _load_defaults(path: str, version: tuple[int, int]) -> Defaults:
+    from kubectl_testbench.config import CONFIG_NAMES
+
+    if os.path.basename(path) in CONFIG_NAMES:
+        return _configured_defaults(path)
     try:
         text = decode(read_bytes(Source(path), DEFAULT_LIMITS))
     except (SourceError, DecodeError) as err:
@@ -62,6 +66,28 @@ def _load_defaults(path: str, version: tuple[int, int]) -> Defaults:
             return Defaults.from_spec(doc.get("spec") or {}, path)
     raise DefaultsError([Diagnostic(INPUT_EMPTY.id, Severity.ERROR,
                                     f"no {DEFAULTS_KIND} document ({GROUP}/v1alpha1) in the file", path)])
+
+
+def _configured_defaults(path: str) -> Defaults:
+    """The ``defaults`` of a configuration file, checked as the ``spec`` of a RenderDefaults document."""
+    import dataclasses
+
+    from kubectl_testbench.config import ConfigError, read_config
+    from kubectl_testbench.load.positions import PosDict
+    from kubectl_testbench.render.settings import Defaults
+
+    try:
+        spec = read_config(path).defaults or {}
+    except ConfigError as err:
+        raise DefaultsError([Diagnostic(INPUT_UNREADABLE.id, Severity.ERROR, str(err), path)]) from None
+    document = PosDict(getattr(spec, "mark", (0, 0)))  # positions: the findings point into the configuration
+    document.update({"apiVersion": f"{GROUP}/v1alpha1", "kind": DEFAULTS_KIND, "spec": spec})
+    document.key_marks["spec"] = document.mark
+    problems = check_defaults_document(document, path)
+    if problems:
+        raise DefaultsError([dataclasses.replace(d, path="defaults" + d.path.removeprefix("spec"))
+                             if d.path == "spec" or d.path.startswith("spec.") else d for d in problems])
+    return Defaults.from_spec(spec, path)
 
 
 def discover(source_path: str, root: str) -> str | None:

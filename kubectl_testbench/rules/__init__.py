@@ -22,12 +22,14 @@ from kubectl_testbench.rules import (
     render,
     schema,
     semantic,
+    suppression,
     validate,
     yaml,
 )
 from kubectl_testbench.rules.rule import Rule, Severity
 
-FAMILIES = (input, yaml, validate, kind, schema, metadata, krm, argocd, render, cel, semantic)
+FAMILIES = (input, yaml, validate, kind, schema, metadata, krm, argocd, render, cel, semantic,
+            suppression)
 """The family modules in the order rules are listed (docs/rules.md, ``--list-rules``)."""
 
 RULES: dict[str, Rule] = {rule.id: rule for family in FAMILIES

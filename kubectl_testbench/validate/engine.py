@@ -40,6 +40,7 @@ from kubectl_testbench.rules.kind import KIND_API_VERSION, KIND_GROUP, KIND_MISS
 from kubectl_testbench.rules.metadata import METADATA_NAME_REQUIRED, METADATA_TYPE
 from kubectl_testbench.rules.render import RENDER_MANIFEST
 from kubectl_testbench.rules.schema import SCHEMA_NULL_FIELD, SCHEMA_TYPE, SCHEMA_UNKNOWN_FIELD
+from kubectl_testbench.rules.selection import ALL_RULES, Selection
 from kubectl_testbench.rules.semantic import SEMANTIC_NO_GATEWAY, SEMANTIC_STATUS_IGNORED
 from kubectl_testbench.rules.validate import VALIDATE_TOO_MANY_FINDINGS
 from kubectl_testbench.rules.yaml import (
@@ -51,6 +52,7 @@ from kubectl_testbench.rules.yaml import (
     YAML_KEY_TYPE,
     YAML_MERGE,
     YAML_NON_FINITE,
+    YAML_NOT_AN_OBJECT,
     YAML_SEXAGESIMAL,
     YAML_SYNTAX,
     YAML_TAG,
@@ -63,6 +65,7 @@ from kubectl_testbench.validate.diagnostics import Counts, Diagnostic, Fix, FixK
 from kubectl_testbench.validate.duplicates import Identity
 from kubectl_testbench.validate.fix_choices import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
+from kubectl_testbench.validate.suppress import Findings
 from kubectl_testbench.validate.syntax_hints import syntax_hint
 from kubectl_testbench.validate.valid_parts import ValidParts, valid_parts
 from kubectl_testbench.words import plural
@@ -77,6 +80,9 @@ FATAL_RULES = frozenset({
 })
 """Findings that mean the input could not be read at all: exit code 2."""
 
+ALWAYS_REPORTED = FATAL_RULES | {KIND_API_VERSION.id, KIND_GROUP.id, KIND_MISSING.id, YAML_NOT_AN_OBJECT.id}
+"""Findings no selection or suppression comment removes: the file, or the object, cannot be read at all."""
+
 
 def fails(diagnostic: Diagnostic, strict: bool) -> bool:
     """The ``--strict`` policy, for an Experiment's validity and for every command that stops on findings:
@@ -90,6 +96,8 @@ class Options(NamedTuple):
 
     strict: bool = False
     limits: Limits = DEFAULT_LIMITS
+    rules: Selection = ALL_RULES
+    """Which rules are reported (``--select``/``--ignore``/``--extend-select``, the configuration file)."""
 
 
 DEFAULT_OPTIONS = Options()
@@ -181,16 +189,20 @@ def validate_text(text: str, path: str, options: Options = DEFAULT_OPTIONS, scan
     besides the findings."""
     result = FileResult(path)
     result.counts.files = 1
-    reading = _Reading(path, options, _Places(text), gateway_default, keep)
+    findings = Findings(text, path, options.rules, ALWAYS_REPORTED)
+    reading = _Reading(path, options, _Places(text), gateway_default, keep, findings)
     if looks_like_json(text):
         _json_stream(text, reading, result)
     else:
         _yaml_stream(text, reading, result, scanned)
     if result.identities and _written_by_render(text):
         result.identities = [dataclasses.replace(i, rendered_copy=True) for i in result.identities]
+    result.diagnostics = findings.keep(result.diagnostics)
     if result.fatal:
         result.counts.malformed = 1
         result.identities.clear()  # kubectl applies nothing from a file it cannot read: no copy to clash with
+    else:
+        result.diagnostics.extend(findings.report())
     result.diagnostics.sort(key=Diagnostic.sort_key)
     result.counts.errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
     result.counts.warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
@@ -205,6 +217,8 @@ class _Reading(NamedTuple):
     places: _Places
     gateway_default: Callable[[], bool] | None
     keep: Keep
+    findings: Findings
+    """The selection and the file's suppression comments (applied before an Experiment's validity is decided)."""
 
 
 def _yaml_stream(text: str, reading: _Reading, result: FileResult, scanned: bool) -> None:
@@ -468,6 +482,7 @@ def _object(data: dict[str, Any], remarks: list[Remark], index: int, start_line:
     gateway_default = reading.gateway_default
     if gateway_default is not None and any(d.rule == SEMANTIC_NO_GATEWAY.id for d in diagnostics) and gateway_default():
         diagnostics = [d for d in diagnostics if d.rule != SEMANTIC_NO_GATEWAY.id]
+    diagnostics = reading.findings.keep(diagnostics)
     result.diagnostics.extend(diagnostics)
     failed = any(fails(d, options.strict) for d in diagnostics)
     _identify(data, path, start_line, not failed, result)

@@ -53,7 +53,7 @@ class Reporter:
     """
 
     def __init__(self, fmt: str, out: IO[str] | None = None, err: IO[str] | None = None, color: bool | None = None,
-                 root: str | None = None, summary: IO[str] | None = None, strict: bool = False):
+                 root: str | None = None, summary: IO[str] | None = None, strict: bool = False, quiet: bool = False):
         self.fmt = fmt
         self.out = out or sys.stdout
         self.err = err or sys.stderr
@@ -63,6 +63,8 @@ class Reporter:
         self.root = root
         self.summary = summary
         self.strict = strict
+        self.quiet = quiet
+        """No summary line (``validate -q``): the findings only."""
         self._json = JsonStream(self.out) if fmt == "json" else None
         self._sarif = SarifResults(root) if fmt == "sarif" else None
 
@@ -81,24 +83,25 @@ class Reporter:
         self.checked.extend((file, name, line) for name, line in checked)
 
     def close(self, counts: Counts) -> None:
+        line = "" if self.quiet else counts.summary() + "\n"
         if self.fmt == "text":
-            self.out.write(counts.summary() + "\n")
+            self.out.write(line)
         elif self._json is not None:
             self._json.close(counts)
-            self.err.write(counts.summary() + "\n")
+            self.err.write(line)
         elif self.fmt == "github":
             self.out.write(github_report(self.diagnostics, self.root))
-            self.out.write(counts.summary() + "\n")
+            self.out.write(line)
             if self.summary is not None:
                 self.summary.write(step_summary(self.diagnostics, counts, self.root))
         elif self._sarif is not None:
             self._sarif.write(self.out)
-            self.err.write(counts.summary() + "\n")
+            self.err.write(line)
             if self._sarif.left_out:
                 self.err.write(f"warning: {self._sarif.left_out_message()}\n")
         elif self.fmt == "junit":
             self.out.write(junit_report(self.diagnostics, self.checked, self.strict, self.root))
-            self.err.write(counts.summary() + "\n")
+            self.err.write(line)
         self.out.flush()
 
 

@@ -18,7 +18,7 @@ PACKAGE = "kubectl_testbench"
 
 LAYERS: list[tuple[str, set[str]]] = [
     ("foundation", {"", "rules", "safe_text", "words", "gofmt", "junit", "k8snames", "layout", "package_data",
-                    "sniff", "load", "model", "emit"}),
+                    "sniff", "load", "model", "emit", "config"}),
     ("checks", {"validate"}),
     ("shipped documents", {"crd", "install"}),
     ("render", {"render"}),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from kubectl_testbench.fix.apply import FileFix
-from kubectl_testbench.fix.selection import Selection, SelectorError
 from kubectl_testbench.fix.summary import changed_line, remaining, totals, unified_diff, why_left
+from kubectl_testbench.rules.selection import Selection, SelectorError
 from kubectl_testbench.validate.diagnostics import Diagnostic, Edit, Fix, FixKind, Severity
 from kubectl_testbench.validate.engine import FileResult
 
