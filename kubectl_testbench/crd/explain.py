@@ -31,8 +31,12 @@ def resolve(schema: dict[str, Any], field: str) -> tuple[list[str], dict[str, An
             match = next((p for p in props if p.lower() == part.lower()), None)
             where = ".".join(walked) or KIND.lower()
             if match is None:
+                from kubectl_testbench.validate.fix_choices import near
+
                 known = ", ".join(sorted(props)) or "none"
-                raise ExplainError(f'field "{part}" does not exist in {where} (fields: {known})')
+                close = near(part, sorted(props))
+                guess = f'; did you mean "{close[0]}"?' if len(close) == 1 else ""
+                raise ExplainError(f'field "{part}" does not exist in {where}{guess} (fields: {known})')
             part = match
         required = part in (node.get("required") or ())
         node = props[part]

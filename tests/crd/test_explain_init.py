@@ -27,7 +27,10 @@ def test_explain_shows_constraints_and_the_cel_rule() -> None:
 def test_explain_unknown_field_is_one_line_exit_2() -> None:
     result = run_cli("explain", "spec.datset")
     assert result.exit_code == 2
-    assert 'field "datset" does not exist in spec' in result.output
+    assert result.output == ('error: field "datset" does not exist in spec; did you mean "dataset"? (fields: agentRef, '
+                             "aiGatewayRef, dataset, env, schedule, trigger)\n")
+    far = run_cli("explain", "spec.zzz")
+    assert "did you mean" not in far.output, "no guess where nothing is close"
 
 
 def test_explain_metrics_lists_needs() -> None:
