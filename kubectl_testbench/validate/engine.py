@@ -66,7 +66,7 @@ from kubectl_testbench.validate.duplicates import Identity
 from kubectl_testbench.validate.fix_choices import EARLIER_SHAPE_FIELDS, MIGRATE_HINT
 from kubectl_testbench.validate.schema import BLOCKING, SchemaError
 from kubectl_testbench.validate.suppress import Findings
-from kubectl_testbench.validate.syntax_hints import syntax_hint
+from kubectl_testbench.validate.syntax_hints import runaway_quote, syntax_hint
 from kubectl_testbench.validate.valid_parts import ValidParts, valid_parts
 from kubectl_testbench.words import plural
 
@@ -234,9 +234,13 @@ def _yaml_stream(text: str, reading: _Reading, result: FileResult, scanned: bool
                  "put the document content on the next line", fix=_separator_fix(chunk.text))
         elif built.error is not None:
             err = built.error
+            mark = err.mark
             hint = syntax_hint(chunk.text, err.message, err.mark, err.context,
                                chunk.start_line) if err.rule == YAML_SYNTAX.id else ""
-            _add(result, err.rule, path, err.mark, (), err.message, hint,
+            runaway = runaway_quote(chunk.text, err.mark, chunk.start_line) if err.rule == YAML_SYNTAX.id else None
+            if runaway is not None:  # reported where the quote opened, as editors point at it
+                mark, hint = runaway
+            _add(result, err.rule, path, mark, (), err.message, hint,
                  fix=_tab_fix(chunk.text) if hint.startswith("YAML does not allow tabs") else None)
         else:
             if built.ignored is not None:

@@ -111,6 +111,47 @@ def _requote(value: str) -> str:
 # --- one rule per mistake -------------------------------------------------------------------------------------
 
 
+RUNAWAY_SCAN_LIMIT = 4 * 1024 * 1024
+"""Characters of a document the runaway-quote check scans again (libyaml's C scanner: well under a second)."""
+
+
+def runaway_quote(text: str, mark: Mark, start_line: int) -> tuple[Mark, str] | None:
+    """A quote left open on its line runs to the next quote, lines later, where the error is then reported
+    (``name: "weather-agent`` ... ``endpoint: "http://x"``): where that quote opened, and the hint, or None.
+
+    The scanner reads the document up to the error; the last quoted scalar before the error that spans lines and
+    ends just before it is the runaway one, when one of its inner lines reads like a ``key: value`` entry."""
+    import yaml
+
+    from kubectl_testbench.load.libyaml import FastLoader
+
+    if len(text) > RUNAWAY_SCAN_LIMIT:
+        return None
+    quoted = None
+    try:
+        for token in yaml.scan(text, Loader=FastLoader):
+            start = (token.start_mark.line + 1 + start_line, token.start_mark.column + 1)
+            if start >= mark:
+                break
+            if isinstance(token, yaml.ScalarToken) and token.style in ('"', "'"):
+                quoted = token
+    except yaml.YAMLError:
+        pass
+    if quoted is None or quoted.start_mark.line == quoted.end_mark.line:
+        return None
+    end = (quoted.end_mark.line + 1 + start_line, quoted.end_mark.column + 1)
+    if end[0] != mark[0]:
+        return None
+    inner = text[quoted.start_mark.index:quoted.end_mark.index].splitlines()[1:]
+    if not any(_KEY_LINE.match(line) for line in inner):
+        return None
+    opened = (quoted.start_mark.line + 1 + start_line, quoted.start_mark.column + 1)
+    quote = quoted.style
+    first = text[quoted.start_mark.index:].splitlines()[0].rstrip()
+    return opened, (f"the {quote} opened here is not closed on its line, so the value runs on to the next {quote}, "
+                    f"at line {mark[0]}: close it on line {opened[0]}: {first}{quote}")
+
+
 def _unclosed_quote(src: Source, message: str, line_no: int, col: int, context: Mark | None) -> str:
     if "while scanning a quoted scalar" not in message or context is None:
         return ""

@@ -141,3 +141,15 @@ def test_a_tab_indented_key_with_children_is_fixed(tmp_path: Path) -> None:
     path.write_text(nested)
     run_cli("fix", str(path))
     assert path.read_text() == VALID
+
+
+def test_a_quote_left_open_is_reported_where_it_opened() -> None:
+    """The value runs on to the next quote lines later, where libyaml fails; the finding points at the quote."""
+    text = VALID.replace("name: weather-eval", 'name: "weather-eval', 1) + '  schedule:\n    cron: "0 2 * * *"\n'
+    [d] = validate_text(text, "t.yaml").diagnostics
+    assert (d.rule, d.line, d.col) == ("yaml/syntax", 4, 9)
+    assert d.hint == ('the " opened here is not closed on its line, so the value runs on to the next ", at line '
+                      f'{text.count(chr(10))}: close it on line 4: "weather-eval"')
+    closed = VALID.replace("name: weather-eval", 'name: "weather-eval" x', 1)
+    [other] = validate_text(closed, "t.yaml").diagnostics
+    assert other.line == 4 and "opened here" not in other.hint, "a quote closed on its own line is no runaway"
