@@ -13,7 +13,7 @@ levels unless the user raised it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import yaml
@@ -29,6 +29,12 @@ T = TypeVar("T")
 
 _NESTING = "exceeded maximum nesting depth"
 """libyaml's own wording (scanner.c, ``yaml_parser_increase_flow_level`` and ``yaml_parser_roll_indent``)."""
+
+
+def tokens(text: str) -> Iterator[Any]:
+    """The scanner's tokens of ``text``, libyaml's where it is built in; a scanner error is raised where it occurs
+    (for the syntax hints, which look at the tokens before an error)."""
+    return yaml.scan(text, Loader=FastLoader)
 
 
 def refused_nesting(err: BaseException) -> bool:

@@ -123,13 +123,13 @@ def runaway_quote(text: str, mark: Mark, start_line: int) -> tuple[Mark, str] | 
     ends just before it is the runaway one, when one of its inner lines reads like a ``key: value`` entry."""
     import yaml
 
-    from kubectl_testbench.load.libyaml import FastLoader
+    from kubectl_testbench.load.libyaml import tokens
 
     if len(text) > RUNAWAY_SCAN_LIMIT:
         return None
     quoted = None
     try:
-        for token in yaml.scan(text, Loader=FastLoader):
+        for token in tokens(text):
             start = (token.start_mark.line + 1 + start_line, token.start_mark.column + 1)
             if start >= mark:
                 break
