@@ -148,6 +148,8 @@ def _replace(fix: Fix, tree: Node, text: str) -> Placed:
             return "unquoted, the text would read as something else"
         new = node.value
     elif isinstance(value, (int, float)):  # a plain number replaced by another (a percentage as a fraction)
+        if node.plain and resolve_plain(node.value)[0] == value:
+            return "the value already reads as this number"
         new = json.dumps(value)
         number, note = resolve_plain(new)
         if not NUMBER_TEXT.fullmatch(new) or note is not None or isinstance(number, bool) or number != value:

@@ -91,8 +91,11 @@ def _is_threshold(path: Path) -> bool:
 
 
 def percent_fraction(value: Any) -> float | None:
-    """``value`` / 100 when ``value`` can only be a percentage (above 1, at most 100), spelled as short as it is."""
+    """``value`` / 100 when ``value`` can only be a percentage, spelled as short as it is: above 1, at most 100,
+    and a whole number or at least 10 (``1.5`` is more likely a slip than 1.5 %)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 < value <= 100:
+        return None
+    if value != int(value) and value < 10:
         return None
     return float(f"{value / 100:.10g}")
 

@@ -45,7 +45,7 @@ def test_an_input_that_is_not_text_is_reported_where_the_bad_byte_is(tmp_path: P
     assert outcome.path == str(path) and outcome.result.path == str(path)
     assert _findings(outcome) == [("input/encoding", "not UTF-8 text (byte 0xe9 at line 2, column 7); save the file "
                                    "as UTF-8", str(path), 2, 7)]
-    assert outcome.result.counts.unreadable == 1 and _untouched(outcome)
+    assert outcome.result.counts.malformed == 1 and _untouched(outcome)
 
 
 def test_a_template_is_only_noted_for_hooks_that_see_every_file(tmp_path: Path) -> None:

@@ -46,7 +46,8 @@ def test_findings_left_are_listed_with_why_they_have_no_safe_fix_and_fail(tmp_pa
     line = path.read_text().splitlines().index("                  threshold: 1.5") + 1
     assert (f"{path}:{line}:30: error[schema/maximum] spec.dataset.inline.scenarios[0].steps[0].metrics[0].threshold: "
             "Invalid value: 1.5: must be less than or equal to 1\n"
-            "  not fixed: no safe fix for this rule: it needs a decision only you can make\n") in result.stderr
+            "  not fixed: no safe fix in this case (schema/maximum fixes: writes a threshold above 1 and at most 100 as "
+            "the fraction it reads as a percentage of (90 becomes 0.9))\n") in result.stderr
     assert result.stderr.endswith("1 file, 1 experiment: 0 valid, 1 invalid, 0 warnings\n")
     assert run_cli("fix", "--exit-zero", str(path)).exit_code == 0
 
@@ -146,12 +147,12 @@ def test_exit_non_zero_on_fix_fails_when_a_file_changed(tmp_path: Path) -> None:
     assert run_cli("fix", "--exit-non-zero-on-fix", str(path)).exit_code == 0
 
 
-def test_unreadable_input_and_no_input_exit_2(tmp_path: Path) -> None:
+def test_unreadable_input_and_no_input_exit_2_and_malformed_input_1(tmp_path: Path) -> None:
     missing = run_cli("fix", str(tmp_path / "nope.yaml"))
     assert missing.exit_code == 2 and "error[input/not-found]" in missing.stderr
     assert run_cli("fix").exit_code == 2
     broken = _file(tmp_path, "a: [\n")
-    assert run_cli("fix", str(broken)).exit_code == 2 and broken.read_text() == "a: [\n"
+    assert run_cli("fix", str(broken)).exit_code == 1 and broken.read_text() == "a: [\n"
 
 
 def test_directories_are_fixed_recursively_and_only_testbench_files_skips_foreign_yaml(tmp_path: Path) -> None:

@@ -60,7 +60,9 @@ def test_surrogate_escapes_that_libyaml_refuses_do_not_stop_a_fix() -> None:
     assert json.loads(after)["metadata"]["annotations"]["note"] == "\U0001f600"
 
 
-def test_a_repeated_key_is_not_placed_and_says_why() -> None:
+def test_a_repeated_key_loses_its_earlier_copy_then_its_value_is_fixed() -> None:
+    """While the key repeats, the enum's fix is not placed (which copy?); the duplicate's fix removes the earlier
+    copy, which Kubernetes never reads, and the next round fixes the one left."""
     text = json.dumps(_experiment(trigger={"enabled": True})).replace(
         '"enabled": true', '"concurrencyPolicy": "allow", "concurrencyPolicy": "allow", "enabled": true')
     diagnostics = validate_text(text, "d.json").diagnostics
@@ -68,7 +70,10 @@ def test_a_repeated_key_is_not_placed_and_says_why() -> None:
     assert enum.fix is not None and not enum.fix.edits
     assert enum.fix.blocked == ("the node is not written once at this path (it comes from an alias or a merge key, "
                                 "or the key repeats)")
-    assert fix_text(text, "d.json", FixOptions()).after == text
+    (duplicate,) = [d for d in diagnostics if d.rule == "yaml/duplicate-key"]
+    assert duplicate.fix is not None and [e.text for e in duplicate.fix.edits] == [""]
+    assert fix_text(text, "d.json", FixOptions()).after == text.replace(
+        '"concurrencyPolicy": "allow", "concurrencyPolicy": "allow"', '"concurrencyPolicy": "Allow"')
 
 
 def test_every_fix_kind_on_json_writes_json(tmp_path: Path) -> None:

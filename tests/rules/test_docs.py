@@ -63,7 +63,8 @@ def test_a_slip_of_a_rule_id_gets_the_closest_one() -> None:
 
 def test_fixes_are_described_by_their_rules() -> None:
     fixable = {rule.id for rule in RULES.values() if rule.fix}
-    assert len(fixable) == 15 and {"schema/enum", "schema/null-field", "metadata/managed-fields-set"} <= fixable
+    assert len(fixable) == 19 and {"schema/enum", "schema/null-field", "metadata/managed-fields-set"} <= fixable
+    assert {"schema/maximum", "schema/pattern", "semantic/timezone", "yaml/duplicate-key"} <= fixable  # issue 33
     assert RULES["schema/required"].fix == ""
     assert all(rule.fix for rule in RULES.values() if rule.fixer), "a rule with a fixer describes its fix"
 

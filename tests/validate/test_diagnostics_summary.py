@@ -53,5 +53,5 @@ def test_severities_and_fix_kinds_are_the_words_reports_carry() -> None:
     from kubectl_testbench.validate.diagnostics import FixKind
 
     assert [s.value for s in Severity] == ["error", "warning", "info"]
-    assert [k.value for k in FixKind] == ["quote", "replace", "rename-key", "delete", "insert", "split-separator",
-                                          "reindent"]
+    assert [k.value for k in FixKind] == ["quote", "replace", "rename-key", "delete", "delete-earlier", "insert",
+                                          "split-separator", "reindent"]

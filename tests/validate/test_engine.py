@@ -28,7 +28,7 @@ def test_a_broken_document_does_not_hide_the_others() -> None:
     result = validate_text(f"{broken}---\n{invalid}---\n{VALID}", "t.yaml")
     assert [d.rule for d in result.diagnostics] == ["yaml/syntax", "schema/maximum"]
     assert result.diagnostics[1].line == VALID.count("\n") * 1 + 1 + 11
-    assert (result.counts.valid, result.counts.invalid, result.counts.unreadable) == (1, 1, 1)
+    assert (result.counts.valid, result.counts.invalid, result.counts.malformed) == (1, 1, 1)
 
 
 def test_v1_list_items_are_validated() -> None:

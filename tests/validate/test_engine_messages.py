@@ -32,7 +32,7 @@ def test_content_after_a_separator() -> None:
     assert fix is not None and (fix.kind, fix.title) == (FixKind.SPLIT_SEPARATOR,
                                                          "move the content after '---' to the next line")
     assert [(e.start, e.end, e.text) for e in fix.edits] == [(3, 4, "\n")]
-    assert (result.counts.unreadable, result.counts.errors, result.fatal) == (1, 1, True)
+    assert (result.counts.malformed, result.counts.errors, result.fatal) == (1, 1, True)
 
 
 def test_content_after_document_end_is_dropped_by_kubectl() -> None:
@@ -47,9 +47,9 @@ def test_a_file_without_documents() -> None:
     for text in ("", "# only a comment\n", "---\n---\n"):
         result = run(text)
         assert rows(result) == [("input/empty", "error", 0, 0, "", "no YAML documents in the input", "", "")]
-        assert result.counts.unreadable == 1
+        assert result.counts.malformed == 1
     scanned = validate_text("", "f.yaml", Options(), scanned=True)
-    assert scanned.diagnostics == [] and scanned.counts.unreadable == 0
+    assert scanned.diagnostics == [] and scanned.counts.malformed == 0
 
 
 def test_tabs_get_a_reindent_fix() -> None:
@@ -249,8 +249,11 @@ def test_unreadable_files_are_one_error_each_at_their_place(tmp_path: Any) -> No
     missing = next(validate_paths([str(tmp_path / "absent.yaml")], Options(), jobs=1))
     assert [(d.severity.value, d.line, d.col, d.location) for d in missing.diagnostics] == [
         ("error", 0, 0, str(tmp_path / "absent.yaml"))]
-    for result in (binary, latin, missing):
-        assert (result.counts.files, result.counts.unreadable, result.counts.errors) == (1, 1, 1)
+    for result in (binary, latin):  # content that is not text: malformed (exit 1); a path not opened: exit 2
+        assert (result.counts.files, result.counts.malformed, result.counts.unreadable, result.counts.errors) == (
+            1, 1, 0, 1)
+    assert (missing.counts.files, missing.counts.malformed, missing.counts.unreadable, missing.counts.errors) == (
+        1, 0, 1, 1)
 
 
 def test_template_notice_names_its_file() -> None:

@@ -41,7 +41,7 @@ def test_broken_json_is_a_syntax_error_at_its_place() -> None:
     result = validate_text('{"a": ', "f.json", Options())
     assert [(d.rule, d.line, d.col, d.message) for d in result.diagnostics] == [
         ("yaml/syntax", 1, 7, "unexpected end of JSON input")]
-    assert result.counts.unreadable == 1
+    assert result.counts.malformed == 1
 
 
 def write(tmp: Path, count: int) -> list[str]:
