@@ -21,7 +21,7 @@ from kubectl_testbench.lsp.text import engine_lines
 from kubectl_testbench.model.constants import GROUP
 from kubectl_testbench.rules.input import INPUT_ENCODING, INPUT_TOO_LARGE
 from kubectl_testbench.validate.diagnostics import Diagnostic
-from kubectl_testbench.validate.engine import Options, template_notice, validate_text
+from kubectl_testbench.validate.engine import FileResult, Options, template_notice, validate_text
 
 SERVED_LANGUAGES = frozenset({"yaml", "json", "jsonc"})
 SERVED_EXTENSIONS = (".yaml", ".yml", ".json")
@@ -50,27 +50,38 @@ def holds_experiments(text: str) -> bool:
 
 
 def check(text: str, path: str, root: str | None, settings: Settings = DEFAULT_SETTINGS) -> list[Diagnostic]:
-    """The findings for one buffer; ``path`` is the file it stands for (or its URI), ``root`` the workspace
-    folder holding it (defaults files are looked for up to there)."""
+    """The findings for one buffer, their fixes placed; ``path`` is the file it stands for (or its URI),
+    ``root`` the workspace folder holding it (defaults files are looked for up to there)."""
+    return check_later(text, path, root, settings, place_fixes=True).diagnostics
+
+
+def check_later(text: str, path: str, root: str | None, settings: Settings = DEFAULT_SETTINGS,
+                place_fixes: bool = False) -> FileResult:
+    """:func:`check`, with the fixes left to be placed by ``FileResult.placed()`` when code actions are asked
+    for (unless ``place_fixes``): diagnostics are published without reading the document a second time."""
     from kubectl_testbench.sniff import looks_templated
 
     limits = settings.limits
     try:
         data = text.encode()  # UTF-8
     except UnicodeEncodeError as err:
-        return [_encoding_finding(text, path, err.start)]
+        return _only(path, _encoding_finding(text, path, err.start))
     if len(data) > limits.max_file_bytes:
-        return [_finding(INPUT_TOO_LARGE.id, path, (0, 0), f"larger than the {limits.max_file_bytes // MiB} MiB limit "
-                         "(raise with --max-file-size)")]
+        return _only(path, _finding(INPUT_TOO_LARGE.id, path, (0, 0),
+                                    f"larger than the {limits.max_file_bytes // MiB} MiB limit "
+                                    "(raise with --max-file-size)"))
     if "\ufffd" in text:
         unreadable = _disk_decoding_error(path, limits)
         if unreadable is not None:
-            return [unreadable]
+            return _only(path, unreadable)
     if looks_templated(data):
-        return template_notice(path).diagnostics
-    options = Options(limits=limits)
-    result = validate_text(text, path, options, gateway_default=gateway_default(path, root))
-    return result.diagnostics
+        return template_notice(path)
+    options = Options(limits=limits, place_fixes=place_fixes)
+    return validate_text(text, path, options, gateway_default=gateway_default(path, root))
+
+
+def _only(path: str, finding: Diagnostic) -> FileResult:
+    return FileResult(path, [finding])
 
 
 def gateway_default(path: str, root: str | None) -> Callable[[], bool]:

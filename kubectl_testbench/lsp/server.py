@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Generator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, BinaryIO
 
 from lsprotocol import types as lsp
@@ -30,6 +30,7 @@ from kubectl_testbench.lsp import actions, check, completion, hover
 from kubectl_testbench.lsp.publish import Placed, place
 from kubectl_testbench.lsp.schedule import Scheduler
 from kubectl_testbench.lsp.text import UTF16, Document, Position, TextIndex
+from kubectl_testbench.validate.engine import FileResult
 
 log = logging.getLogger("kubectl_testbench.lsp")
 
@@ -38,13 +39,24 @@ DEFAULT_DEBOUNCE = 0.15
 is validated at once)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Result:
     """The findings published for one version of a document, kept for code actions."""
 
     version: int
     index: TextIndex
     placed: list[Placed]
+    """The findings as published; their fixes are not placed in the text yet when ``unplaced`` is set."""
+    unplaced: FileResult | None = None
+    """The engine's result whose fixes :meth:`with_fixes` places, the first time code actions need them."""
+
+    def with_fixes(self) -> list[Placed]:
+        """``placed`` with every fix placed in the text (computed once per version; run on the worker)."""
+        if self.unplaced is not None:
+            findings = self.unplaced.placed()
+            self.placed = [replace(p, finding=f) for p, f in zip(self.placed, findings, strict=True)]
+            self.unplaced = None
+        return self.placed
 
 
 class Protocol(LanguageServerProtocol):
@@ -164,7 +176,8 @@ class ExperimentLanguageServer(LanguageServer):
 
         def run() -> Result:
             index = TextIndex(text, encoding)
-            return Result(version, index, place(check.check(text, path, root, self.settings), index))
+            found = check.check_later(text, path, root, self.settings)
+            return Result(version, index, place(found.diagnostics, index), found if found.deferred else None)
 
         return await loop.run_in_executor(self.worker, run)
 
@@ -177,6 +190,12 @@ class ExperimentLanguageServer(LanguageServer):
         if result is not None and result.version == doc.version and result.index.text is doc.text:
             return result
         return await self.analyze(doc)
+
+    async def fixes(self, result: Result) -> list[Placed]:
+        """The findings of ``result`` with their fixes placed (on the worker: it reads the document again)."""
+        if result.unplaced is None:
+            return result.placed
+        return await asyncio.get_running_loop().run_in_executor(self.worker, result.with_fixes)
 
     def failed(self, uri: str, err: Exception) -> None:
         """Validation raised: the traceback is in the log; the client's log gets one line, the last findings stay."""
@@ -274,9 +293,12 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS,
         end = index.offset(Position(params.range.end.line, params.range.end.character))
         only = [str(k) for k in params.context.only] if params.context.only else None
         found: list[lsp.CodeAction] = []
+        if not any(p.finding.fix is not None for p in result.placed):
+            return found
+        placed = await ls.fixes(result)
         if actions.wanted(only, lsp.CodeActionKind.QuickFix):
-            found += actions.quick_fixes(result.placed, start, end, index, uri, result.version)
-        fixable = any(p.finding.fix is not None and p.finding.fix.edits for p in result.placed)
+            found += actions.quick_fixes(placed, start, end, index, uri, result.version)
+        fixable = any(p.finding.fix is not None and p.finding.fix.edits for p in placed)
         if fixable and actions.wanted(only, actions.FIX_ALL):
             fix_all = lsp.CodeAction(title=actions.FIX_ALL_TITLE, kind=actions.FIX_ALL,
                                      data={"uri": uri, "version": result.version})

@@ -188,7 +188,7 @@ def once(function, name):
     return failing
 
 hover.hover_at = once(hover.hover_at, "hover")
-check.check = once(check.check, "validation")
+check.check_later = once(check.check_later, "validation")
 from kubectl_testbench.cli.main import main
 main(["lsp"])
 """

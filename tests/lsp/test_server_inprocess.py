@@ -364,7 +364,7 @@ def test_the_defaults_file_is_found_up_to_the_workspace_folder_holding_the_docum
 
 def test_validation_and_fix_all_run_on_the_validation_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[str] = []
-    real_check, real_fix = check.check, server_module.actions.fix_all
+    real_check, real_fix = check.check_later, server_module.actions.fix_all
 
     def checking(*args: Any) -> Any:
         threads.append(threading.current_thread().name)
@@ -374,7 +374,7 @@ def test_validation_and_fix_all_run_on_the_validation_worker(monkeypatch: pytest
         threads.append(threading.current_thread().name)
         return real_fix(*args)
 
-    monkeypatch.setattr(check, "check", checking)
+    monkeypatch.setattr(check, "check_later", checking)
     monkeypatch.setattr(server_module.actions, "fix_all", fixing)
 
     async def go() -> None:
@@ -465,14 +465,14 @@ def test_current_findings_are_reused_only_for_the_same_version_and_text() -> Non
 
 def test_a_failing_validation_is_reported_in_one_line_and_the_last_findings_stay(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    real = check.check
+    real = check.check_later
 
     def failing(text: str, *args: Any) -> Any:
         if "broken" in text:
             raise RuntimeError("engine broke")
         return real(text, *args)
 
-    monkeypatch.setattr(check, "check", failing)
+    monkeypatch.setattr(check, "check_later", failing)
 
     async def go() -> None:
         h = harness()
