@@ -27,6 +27,7 @@ from pygls.uris import to_fs_path
 
 from kubectl_testbench import __version__
 from kubectl_testbench.lsp import actions, check, completion, hover
+from kubectl_testbench.lsp.context import Readings
 from kubectl_testbench.lsp.publish import Placed, place
 from kubectl_testbench.lsp.schedule import Scheduler
 from kubectl_testbench.lsp.text import UTF16, Document, Position, TextIndex
@@ -209,13 +210,13 @@ class ExperimentLanguageServer(LanguageServer):
 
     # --- requests ----------------------------------------------------------------------------------------
 
-    def cursor(self, uri: str, position: lsp.Position) -> tuple[TextIndex, int] | None:
-        """The served document's index and the offset of ``position`` in it."""
+    def cursor(self, uri: str, position: lsp.Position) -> tuple[TextIndex, int, Readings] | None:
+        """The served document's index, the offset of ``position`` in it, and what earlier requests read of it."""
         doc = self.served(uri)
         if doc is None:
             return None
         index = doc.index(self.encoding)
-        return index, index.offset(Position(position.line, position.character))
+        return index, index.offset(Position(position.line, position.character)), doc.readings
 
     def served(self, uri: str) -> Document | None:
         doc = self.documents.get(uri)
@@ -264,8 +265,8 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS,
         at = ls.cursor(params.text_document.uri, params.position)
         if at is None:
             return None
-        index, offset = at
-        found = hover.hover_at(index.text, offset, index.lines)
+        index, offset, readings = at
+        found = hover.hover_at(index.text, offset, index.lines, readings)
         if found is None:
             return None
         a, b = index.position(found.start), index.position(found.end)

@@ -507,8 +507,8 @@ def test_cursor_and_served_only_for_open_documents_that_are_ours() -> None:
             assert server.served(uri) is None and server.cursor(uri, t.Position(0, 0)) is None
         at = server.cursor(URI, t.Position(6, 11))  # UTF-8: after "w" and the two bytes of é
         assert at is not None
-        index, offset = at
-        assert index.encoding == "utf-8" and index.text == text
+        index, offset, readings = at
+        assert index.encoding == "utf-8" and index.text == text and readings is server.documents[URI].readings
         assert text[offset:offset + 6] == "ather-"
 
     run(go())
