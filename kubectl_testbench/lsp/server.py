@@ -31,6 +31,7 @@ from kubectl_testbench.lsp.context import Readings
 from kubectl_testbench.lsp.publish import Placed, place
 from kubectl_testbench.lsp.schedule import Scheduler
 from kubectl_testbench.lsp.text import UTF16, Document, Position, TextIndex
+from kubectl_testbench.validate.diagnostics import Diagnostic
 from kubectl_testbench.validate.engine import FileResult
 
 log = logging.getLogger("kubectl_testbench.lsp")
@@ -89,6 +90,8 @@ class ExperimentLanguageServer(LanguageServer):
         self.settings = settings
         self.documents: dict[str, Document] = {}
         self.results: dict[str, Result] = {}
+        self.on_disk: dict[str, Diagnostic] = {}
+        """The decoding error of each open file whose bytes on disk validate cannot read (read on open and save)."""
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kubectl-testbench-validate")
         self.scheduler = Scheduler(debounce, self.validate, self.failed)
         self._settled = False
@@ -127,7 +130,20 @@ class ExperimentLanguageServer(LanguageServer):
     def open(self, item: lsp.TextDocumentItem) -> None:
         path = to_fs_path(item.uri)  # None unless a file: URI
         self.documents[item.uri] = Document(item.uri, item.text, item.version, item.language_id, path)
+        self.read_disk(item.uri)
         self.scheduler.now(item.uri)
+
+    def read_disk(self, uri: str) -> None:
+        """Check the bytes of the document's file as validate reads them: the editor may have decoded them
+        from an encoding validate refuses, and then the buffer alone looks clean."""
+        doc = self.documents.get(uri)
+        found = None
+        if doc is not None and doc.path and check.is_served(doc.language_id, doc.uri):
+            found = check.disk_decoding_error(doc.path, self.settings.limits, check.DECODED_OTHERWISE)
+        if found is None:
+            self.on_disk.pop(uri, None)
+        else:
+            self.on_disk[uri] = found
 
     def change(self, params: lsp.DidChangeTextDocumentParams) -> None:
         doc = self.documents.get(params.text_document.uri)
@@ -147,6 +163,7 @@ class ExperimentLanguageServer(LanguageServer):
     def close(self, uri: str) -> None:
         self.documents.pop(uri, None)
         self.results.pop(uri, None)
+        self.on_disk.pop(uri, None)
         self.scheduler.forget(uri)
         self.publish(uri, [], None)
 
@@ -174,10 +191,11 @@ class ExperimentLanguageServer(LanguageServer):
         if not (check.is_served(doc.language_id, doc.uri) and check.holds_experiments(text)):
             return Result(version, TextIndex(text, encoding), [])
         path, root = self.located(doc)
+        on_disk = self.on_disk.get(doc.uri)
 
         def run() -> Result:
             index = TextIndex(text, encoding)
-            found = check.check_later(text, path, root, self.settings)
+            found = check.check_later(text, path, root, self.settings, on_disk=on_disk)
             return Result(version, index, place(found.diagnostics, index), found if found.deferred else None)
 
         return await loop.run_in_executor(self.worker, run)
@@ -254,6 +272,7 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS,
             for uri in ls.documents:  # the defaults file decides semantic/no-gateway for its whole tree
                 ls.scheduler.now(uri)
         elif saved in ls.documents:
+            ls.read_disk(saved)
             ls.scheduler.now(saved)  # the file on disk changed: its encoding, its neighbours
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
