@@ -366,9 +366,9 @@ def test_validation_and_fix_all_run_on_the_validation_worker(monkeypatch: pytest
     threads: list[str] = []
     real_check, real_fix = check.check_later, server_module.actions.fix_all
 
-    def checking(*args: Any) -> Any:
+    def checking(*args: Any, **kwargs: Any) -> Any:
         threads.append(threading.current_thread().name)
-        return real_check(*args)
+        return real_check(*args, **kwargs)
 
     def fixing(*args: Any) -> Any:
         threads.append(threading.current_thread().name)
@@ -467,10 +467,10 @@ def test_a_failing_validation_is_reported_in_one_line_and_the_last_findings_stay
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     real = check.check_later
 
-    def failing(text: str, *args: Any) -> Any:
+    def failing(text: str, *args: Any, **kwargs: Any) -> Any:
         if "broken" in text:
             raise RuntimeError("engine broke")
-        return real(text, *args)
+        return real(text, *args, **kwargs)
 
     monkeypatch.setattr(check, "check_later", failing)
 
