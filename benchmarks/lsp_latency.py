@@ -16,9 +16,9 @@ than the window (type, stop, look: the latency a user waits for), so the debounc
 types 10 keystrokes 30 ms apart and is measured from the last keystroke to the diagnostics of the last
 version, so it includes the window; the burst figure is the median over several bursts. Cold: a fresh
 process, ``didOpen`` to the first diagnostics. Floor: the engine itself, ``validate_text`` on the same
-versions in a fresh process (warm, Python's default collector settings), so the ratio is what the server adds
-(JSON-RPC, pipes, placing ranges) or saves (it tunes the collector once the engine is loaded: see
-``lsp/server.py: settle_memory``).
+versions in a fresh process (warm, Python's default collector settings, fixes left unplaced as the server
+leaves them), so the ratio is what the server adds (JSON-RPC, pipes, placing ranges) or saves (it tunes the
+collector once the engine is loaded: see ``lsp/server.py: settle_memory``).
 
 Hover: a 20,000-line Experiment of the same kind; each hover is on the last ``metricName`` key of the file,
 after an edit of that line (the metric's case flipped) whose diagnostics have arrived: ``textDocument/hover``
@@ -217,15 +217,16 @@ FLOOR_SCRIPT = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from lsp_latency import document
-from kubectl_testbench.validate.engine import validate_text
+from kubectl_testbench.validate.engine import Options, validate_text
 
 text = document()
 flipped = text.replace("metricName: ToolCallAccuracy", "metricName: toolCallAccuracy", 1)
-validate_text(text, "lsp-latency.yaml")  # warm: the validator compiled, the CEL store read
+options = Options(place_fixes=False)  # as the server validates: fixes placed when code actions ask
+validate_text(text, "lsp-latency.yaml", options)  # warm: the validator compiled, the CEL store read
 times = []
 for n in range(int(sys.argv[2])):
     started = time.perf_counter()
-    validate_text(flipped if n % 2 == 0 else text, "lsp-latency.yaml")
+    validate_text(flipped if n % 2 == 0 else text, "lsp-latency.yaml", options)
     times.append(time.perf_counter() - started)
 print(json.dumps(times))
 """
@@ -233,7 +234,8 @@ print(json.dumps(times))
 
 def _engine_floor(repeats: int) -> list[float]:
     """validate_text on the versions the edits produce (alternately with and without the finding), warm, in a
-    fresh process of its own with Python's default collector settings: what the engine costs by itself."""
+    fresh process of its own with Python's default collector settings, fixes unplaced as the server leaves
+    them until code actions ask: what the engine costs by itself."""
     import json
     import subprocess
 
@@ -286,7 +288,8 @@ def measure(quick: bool = False) -> str:
         "didChange → publishDiagnostics; every other one produces a finding with a fix (its own row). "
         f"Burst = 10 keystrokes 30 ms apart, last keystroke → diagnostics of the last version (includes the "
         f"debounce window), over {bursts} bursts. "
-        "Floor = the engine's validate_text on the same versions, warm, in a fresh process. Hover = "
+        "Floor = the engine's validate_text on the same versions, warm, in a fresh process, fixes left "
+        "unplaced as the server leaves them until code actions ask. Hover = "
         f"textDocument/hover on the last metricName key of a {big_lines}-line Experiment, each after an edit "
         "of that line whose diagnostics have arrived.", "",
         f"Load average (1 / 5 / 15 min) when the run started: {load_before}; when it ended: {load_average()} "
