@@ -242,7 +242,7 @@ def lsp_section(quick: bool) -> str:
     try:
         import pygls  # noqa: F401
     except ImportError:
-        return "## Language server: diagnostics after an edit\n\nnot measured: pip install '.[lsp]'\n"
+        return "## Language server: diagnostics after an edit, hover\n\nnot measured: pip install '.[lsp]'\n"
     from lsp_latency import measure
 
     return measure(quick)

@@ -4,8 +4,10 @@ The engine reads text; what ``validate`` checks on the bytes first (size, encodi
 the editor holds: a text larger than the file-size limit, or one that cannot be written as UTF-8 (a lone
 surrogate a client sent as a JSON escape), gets the same finding ``validate`` reports for such a file. A
 buffer shown with replacement characters because the file on disk is not UTF-8 gets the decoding error of
-that file. The defaults file is discovered for the buffer's path as ``validate`` discovers it for a file
-found under the workspace folder, so ``semantic/no-gateway`` disappears in the same places.
+that file, and so does a buffer the editor decoded from another encoding (Latin-1 in Neovim looks clean): the
+server reads the file's bytes when the editor opens or saves it and passes its decoding error in. The
+defaults file is discovered for the buffer's path as ``validate`` discovers it for a file found under the
+workspace folder, so ``semantic/no-gateway`` disappears in the same places.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from kubectl_testbench.model.constants import GROUP
 from kubectl_testbench.rules.input import INPUT_ENCODING, INPUT_TOO_LARGE
 from kubectl_testbench.rules.selection import ALL_RULES, Selection
 from kubectl_testbench.validate.diagnostics import Diagnostic
-from kubectl_testbench.validate.engine import Options, template_notice, validate_text
+from kubectl_testbench.validate.engine import FileResult, Options, template_notice, validate_text
 
 SERVED_LANGUAGES = frozenset({"yaml", "json", "jsonc"})
 SERVED_EXTENSIONS = (".yaml", ".yml", ".json")
@@ -51,27 +53,41 @@ def holds_experiments(text: str) -> bool:
 
 
 def check(text: str, path: str, root: str | None, settings: Settings = DEFAULT_SETTINGS) -> list[Diagnostic]:
-    """The findings for one buffer; ``path`` is the file it stands for (or its URI), ``root`` the workspace
-    folder holding it (defaults files are looked for up to there)."""
+    """The findings for one buffer, their fixes placed; ``path`` is the file it stands for (or its URI),
+    ``root`` the workspace folder holding it (defaults files are looked for up to there)."""
+    return check_later(text, path, root, settings, place_fixes=True).diagnostics
+
+
+def check_later(text: str, path: str, root: str | None, settings: Settings = DEFAULT_SETTINGS,
+                place_fixes: bool = False, on_disk: Diagnostic | None = None) -> FileResult:
+    """:func:`check`, with the fixes left to be placed by ``FileResult.placed()`` when code actions are asked
+    for (unless ``place_fixes``): diagnostics are published without reading the document a second time.
+    ``on_disk``: the decoding error of the file's bytes, when they are not what ``validate`` can read."""
     from kubectl_testbench.sniff import looks_templated
 
     limits = settings.limits
     try:
         data = text.encode()  # UTF-8
     except UnicodeEncodeError as err:
-        return [_encoding_finding(text, path, err.start)]
+        return _only(path, _encoding_finding(text, path, err.start))
     if len(data) > limits.max_file_bytes:
-        return [_finding(INPUT_TOO_LARGE.id, path, (0, 0), f"larger than the {limits.max_file_bytes // MiB} MiB limit "
-                         "(raise with --max-file-size)")]
+        return _only(path, _finding(INPUT_TOO_LARGE.id, path, (0, 0),
+                                    f"larger than the {limits.max_file_bytes // MiB} MiB limit "
+                                    "(raise with --max-file-size)"))
+    if on_disk is not None:
+        return _only(path, on_disk)
     if "\ufffd" in text:
-        unreadable = _disk_decoding_error(path, limits)
+        unreadable = disk_decoding_error(path, limits)
         if unreadable is not None:
-            return [unreadable]
+            return _only(path, unreadable)
     if looks_templated(data):
-        return template_notice(path).diagnostics
-    options = Options(limits=limits, rules=configured_rules(path))
-    result = validate_text(text, path, options, gateway_default=gateway_default(path, root))
-    return result.diagnostics
+        return template_notice(path)
+    options = Options(limits=limits, rules=configured_rules(path), place_fixes=place_fixes)
+    return validate_text(text, path, options, gateway_default=gateway_default(path, root))
+
+
+def _only(path: str, finding: Diagnostic) -> FileResult:
+    return FileResult(path, [finding])
 
 
 def configured_rules(path: str) -> Selection:
@@ -124,8 +140,14 @@ def _encoding_finding(text: str, path: str, offset: int) -> Diagnostic:
                     "it cannot be saved as UTF-8", "remove the character, or write the pair it belongs to")
 
 
-def _disk_decoding_error(path: str, limits: Limits) -> Diagnostic | None:
-    """The file's own decoding error, when the editor shows it with replacement characters."""
+REPLACED = "the editor shows it decoded with replacement characters (U+FFFD)"
+DECODED_OTHERWISE = ("the editor decoded it from another encoding; kubectl and validate read the bytes as UTF-8 "
+                     "(in Neovim: :set fileencoding=utf-8 | write)")
+
+
+def disk_decoding_error(path: str, limits: Limits, hint: str = REPLACED) -> Diagnostic | None:
+    """The decoding error ``validate`` reports for the file at ``path`` (None when it decodes, is larger than
+    the limit, or is no file: an unsaved buffer, another URI scheme)."""
     from kubectl_testbench.load.decode import DecodeError, decode
 
     if not os.path.isabs(path):
@@ -140,8 +162,7 @@ def _disk_decoding_error(path: str, limits: Limits) -> Diagnostic | None:
     try:
         decode(data)
     except DecodeError as err:
-        return _finding(err.rule, path, err.mark, f"the file on disk: {err.message}",
-                        "the editor shows it decoded with replacement characters (U+FFFD)")
+        return _finding(err.rule, path, err.mark, f"the file on disk: {err.message}", hint)
     return None
 
 

@@ -9,13 +9,14 @@ from typing import Any
 from lsprotocol import types as lsp
 
 from kubectl_testbench.lsp import fields
-from kubectl_testbench.lsp.context import KEY, Cursor, cursor_at
+from kubectl_testbench.lsp.context import KEY, Cursor, Readings, cursor_at
 from kubectl_testbench.lsp.text import TextIndex
 from kubectl_testbench.model.constants import API_VERSION, KIND
 
 
-def complete(index: TextIndex, offset: int) -> list[lsp.CompletionItem]:
-    cursor = cursor_at(index.text, offset, index.lines)
+def complete(index: TextIndex, offset: int, readings: Readings | None = None) -> list[lsp.CompletionItem]:
+    """The completions at ``offset`` (``readings``: what earlier requests read of the document)."""
+    cursor = cursor_at(index.text, offset, index.lines, readings)
     if cursor is None or cursor.kind not in (None, KIND):
         return []
     if cursor.role == KEY:

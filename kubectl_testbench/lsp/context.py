@@ -6,6 +6,11 @@ cursor, by indentation, the way a person reads it: ``key:`` opens a mapping entr
 document; comments and blank lines do not count. JSON, and a YAML flow collection on the cursor's line,
 are read by their brackets from where they open. Keys already written in the cursor's mapping, above and
 below it, are collected so completion does not offer them again.
+
+Reading every line above the cursor costs ~6 µs a line: 120 ms at the end of a 20,000-line file, on every
+hover and completion. A :class:`Readings` kept with the open document holds the reader's state every
+:data:`STEP` lines, so a request reads from the nearest state above the cursor; an edit drops only the
+states below its first line (the state at a line depends on nothing after it).
 """
 
 from __future__ import annotations
@@ -44,19 +49,54 @@ class Cursor:
     """The quote the token opened with."""
 
 
-def cursor_at(text: str, offset: int, lines: LineIndex | None = None) -> Cursor | None:
-    """The cursor's context at ``offset`` of ``text`` (``lines``: its LSP lines, when already indexed); None
-    inside comments, block text and anything unreadable."""
+STEP = 256
+"""Lines between two kept states of the block reader."""
+
+
+class Readings:
+    """The block reader's state at every :data:`STEP`-th line of one text (the state after reading the lines
+    above that line), kept between requests and across edits of an open document."""
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+        self.states: dict[int, _BlockReader] = {}
+
+    def edited(self, text: str, line: int | None) -> None:
+        """The text became ``text`` by an edit whose first changed line is ``line`` (None: all of it)."""
+        if line is None or self.text is None:
+            self.states.clear()
+        else:
+            self.states = {at: state for at, state in self.states.items() if at <= line}
+        self.text = text
+
+    def reader(self, text: str, lines: LineIndex, line: int) -> _BlockReader:
+        """A reader that has read every line above ``line``, from the nearest kept state."""
+        if self.text is not text:
+            self.edited(text, None)
+        at = line - line % STEP
+        while at > 0 and at not in self.states:
+            at -= STEP
+        reader = self.states[at].copy() if at in self.states else _BlockReader()
+        for number in range(at, line):
+            if number % STEP == 0 and number not in self.states:
+                self.states[number] = reader.copy()
+            reader.feed(lines.content(number), number)
+        return reader
+
+
+def cursor_at(text: str, offset: int, lines: LineIndex | None = None,
+              readings: Readings | None = None) -> Cursor | None:
+    """The cursor's context at ``offset`` of ``text`` (``lines``: its LSP lines, when already indexed;
+    ``readings``: the reader states kept for the document holding ``text``); None inside comments, block text
+    and anything unreadable."""
     if looks_like_json(text):
         kind = _json_kind(text)
         found = _flow_cursor(text, _json_start(text), offset, (), json=True)
         return None if found is None else _with_kind(found, kind)
     lines = lines if lines is not None and lines.text is text else LineIndex(text)
     line = lines.line_of(offset)
-    first = _document_start(lines, line)
-    reader = _BlockReader()
-    for number in range(first, line):
-        reader.feed(lines.content(number))
+    reader = (readings or Readings()).reader(text, lines, line)
+    first = reader.document_line
     found = reader.cursor(lines, line, offset, text)
     return None if found is None else _with_kind(found, _yaml_kind(lines, first))
 
@@ -70,13 +110,6 @@ def _with_kind(cursor: Cursor, kind: str | None) -> Cursor:
 
 _SEPARATOR = re.compile(r"(?:---|\.\.\.)(?:[ \t]|$)")
 _ROOT_KIND = re.compile(r"""["']?kind["']?[ \t]*:[ \t]*["']?([^\s"'#,}]+)""")
-
-
-def _document_start(lines: LineIndex, line: int) -> int:
-    for number in range(line, -1, -1):
-        if _SEPARATOR.match(lines.content(number)):
-            return number  # feeding it resets the reader, and it declares no kind
-    return 0
 
 
 def _yaml_kind(lines: LineIndex, first: int) -> str | None:
@@ -154,16 +187,28 @@ class _BlockReader:
     frames: list[_Frame]
     block: int | None
     """The indentation a block scalar's text is deeper than, while reading one."""
+    document_line: int
+    """The line the document being read starts on: its ``---`` line, or 0."""
 
     def __init__(self) -> None:
         self.reset()
+        self.document_line = 0
 
     def reset(self) -> None:
         """A new document starts: nothing is open."""
         self.frames = [_Frame(-1, None)]
         self.block = None
 
-    def feed(self, line: str) -> None:
+    def copy(self) -> _BlockReader:
+        """An independent copy (reading on, or answering a cursor, changes the frames)."""
+        other = _BlockReader.__new__(_BlockReader)
+        other.frames = [_Frame(f.indent, f.seg, f.item, f.leaf, f.items, set(f.keys)) for f in self.frames]
+        other.block = self.block
+        other.document_line = self.document_line
+        return other
+
+    def feed(self, line: str, number: int) -> None:
+        """Read ``line``, line ``number`` of the text."""
         stripped = line.strip()
         if self.block is not None:
             if not stripped or indent_width(line, tabs=True) > self.block:
@@ -171,6 +216,7 @@ class _BlockReader:
             self.block = None
         if _SEPARATOR.match(line):
             self.reset()
+            self.document_line = number  # it declares no kind
             return
         column = indent_width(line, tabs=True)
         top = self.frames[-1]

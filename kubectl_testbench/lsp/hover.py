@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from kubectl_testbench.load.lines import LineIndex
 from kubectl_testbench.lsp import fields
-from kubectl_testbench.lsp.context import KEY, cursor_at
+from kubectl_testbench.lsp.context import KEY, Readings, cursor_at
 from kubectl_testbench.model.constants import KIND
 
 
@@ -19,9 +19,11 @@ class HoverText:
     """The hovered token's offsets."""
 
 
-def hover_at(text: str, offset: int, lines: LineIndex | None = None) -> HoverText | None:
-    """The hover for ``offset`` of ``text`` (``lines``: its LSP lines, when already indexed)."""
-    cursor = cursor_at(text, offset, lines)
+def hover_at(text: str, offset: int, lines: LineIndex | None = None,
+             readings: Readings | None = None) -> HoverText | None:
+    """The hover for ``offset`` of ``text`` (``lines``: its LSP lines, when already indexed; ``readings``: what
+    earlier requests read of the document)."""
+    cursor = cursor_at(text, offset, lines, readings)
     if cursor is None or cursor.kind not in (None, KIND) or not cursor.token:
         return None
     path = (*cursor.path, cursor.token) if cursor.role == KEY else cursor.path

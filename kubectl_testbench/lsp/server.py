@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Generator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, BinaryIO
 
 from lsprotocol import types as lsp
@@ -27,9 +27,12 @@ from pygls.uris import to_fs_path
 
 from kubectl_testbench import __version__
 from kubectl_testbench.lsp import actions, check, completion, hover
+from kubectl_testbench.lsp.context import Readings
 from kubectl_testbench.lsp.publish import Placed, place
 from kubectl_testbench.lsp.schedule import Scheduler
 from kubectl_testbench.lsp.text import UTF16, Document, Position, TextIndex
+from kubectl_testbench.validate.diagnostics import Diagnostic
+from kubectl_testbench.validate.engine import FileResult
 
 log = logging.getLogger("kubectl_testbench.lsp")
 
@@ -38,13 +41,24 @@ DEFAULT_DEBOUNCE = 0.15
 is validated at once)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Result:
     """The findings published for one version of a document, kept for code actions."""
 
     version: int
     index: TextIndex
     placed: list[Placed]
+    """The findings as published; their fixes are not placed in the text yet when ``unplaced`` is set."""
+    unplaced: FileResult | None = None
+    """The engine's result whose fixes :meth:`with_fixes` places, the first time code actions need them."""
+
+    def with_fixes(self) -> list[Placed]:
+        """``placed`` with every fix placed in the text (computed once per version; run on the worker)."""
+        if self.unplaced is not None:
+            findings = self.unplaced.placed()
+            self.placed = [replace(p, finding=f) for p, f in zip(self.placed, findings, strict=True)]
+            self.unplaced = None
+        return self.placed
 
 
 class Protocol(LanguageServerProtocol):
@@ -76,6 +90,8 @@ class ExperimentLanguageServer(LanguageServer):
         self.settings = settings
         self.documents: dict[str, Document] = {}
         self.results: dict[str, Result] = {}
+        self.on_disk: dict[str, Diagnostic] = {}
+        """The decoding error of each open file whose bytes on disk validate cannot read (read on open and save)."""
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kubectl-testbench-validate")
         self.scheduler = Scheduler(debounce, self.validate, self.failed)
         self._settled = False
@@ -114,7 +130,20 @@ class ExperimentLanguageServer(LanguageServer):
     def open(self, item: lsp.TextDocumentItem) -> None:
         path = to_fs_path(item.uri)  # None unless a file: URI
         self.documents[item.uri] = Document(item.uri, item.text, item.version, item.language_id, path)
+        self.read_disk(item.uri)
         self.scheduler.now(item.uri)
+
+    def read_disk(self, uri: str) -> None:
+        """Check the bytes of the document's file as validate reads them: the editor may have decoded them
+        from an encoding validate refuses, and then the buffer alone looks clean."""
+        doc = self.documents.get(uri)
+        found = None
+        if doc is not None and doc.path and check.is_served(doc.language_id, doc.uri):
+            found = check.disk_decoding_error(doc.path, self.settings.limits, check.DECODED_OTHERWISE)
+        if found is None:
+            self.on_disk.pop(uri, None)
+        else:
+            self.on_disk[uri] = found
 
     def change(self, params: lsp.DidChangeTextDocumentParams) -> None:
         doc = self.documents.get(params.text_document.uri)
@@ -134,6 +163,7 @@ class ExperimentLanguageServer(LanguageServer):
     def close(self, uri: str) -> None:
         self.documents.pop(uri, None)
         self.results.pop(uri, None)
+        self.on_disk.pop(uri, None)
         self.scheduler.forget(uri)
         self.publish(uri, [], None)
 
@@ -161,10 +191,12 @@ class ExperimentLanguageServer(LanguageServer):
         if not (check.is_served(doc.language_id, doc.uri) and check.holds_experiments(text)):
             return Result(version, TextIndex(text, encoding), [])
         path, root = self.located(doc)
+        on_disk = self.on_disk.get(doc.uri)
 
         def run() -> Result:
             index = TextIndex(text, encoding)
-            return Result(version, index, place(check.check(text, path, root, self.settings), index))
+            found = check.check_later(text, path, root, self.settings, on_disk=on_disk)
+            return Result(version, index, place(found.diagnostics, index), found if found.deferred else None)
 
         return await loop.run_in_executor(self.worker, run)
 
@@ -178,6 +210,12 @@ class ExperimentLanguageServer(LanguageServer):
             return result
         return await self.analyze(doc)
 
+    async def fixes(self, result: Result) -> list[Placed]:
+        """The findings of ``result`` with their fixes placed (on the worker: it reads the document again)."""
+        if result.unplaced is None:
+            return result.placed
+        return await asyncio.get_running_loop().run_in_executor(self.worker, result.with_fixes)
+
     def failed(self, uri: str, err: Exception) -> None:
         """Validation raised: the traceback is in the log; the client's log gets one line, the last findings stay."""
         self.window_log_message(lsp.LogMessageParams(
@@ -190,13 +228,13 @@ class ExperimentLanguageServer(LanguageServer):
 
     # --- requests ----------------------------------------------------------------------------------------
 
-    def cursor(self, uri: str, position: lsp.Position) -> tuple[TextIndex, int] | None:
-        """The served document's index and the offset of ``position`` in it."""
+    def cursor(self, uri: str, position: lsp.Position) -> tuple[TextIndex, int, Readings] | None:
+        """The served document's index, the offset of ``position`` in it, and what earlier requests read of it."""
         doc = self.served(uri)
         if doc is None:
             return None
         index = doc.index(self.encoding)
-        return index, index.offset(Position(position.line, position.character))
+        return index, index.offset(Position(position.line, position.character)), doc.readings
 
     def served(self, uri: str) -> Document | None:
         doc = self.documents.get(uri)
@@ -234,6 +272,7 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS,
             for uri in ls.documents:  # the defaults file decides semantic/no-gateway for its whole tree
                 ls.scheduler.now(uri)
         elif saved in ls.documents:
+            ls.read_disk(saved)
             ls.scheduler.now(saved)  # the file on disk changed: its encoding, its neighbours
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -245,8 +284,8 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS,
         at = ls.cursor(params.text_document.uri, params.position)
         if at is None:
             return None
-        index, offset = at
-        found = hover.hover_at(index.text, offset, index.lines)
+        index, offset, readings = at
+        found = hover.hover_at(index.text, offset, index.lines, readings)
         if found is None:
             return None
         a, b = index.position(found.start), index.position(found.end)
@@ -274,9 +313,12 @@ def build(settings: check.Settings = check.DEFAULT_SETTINGS,
         end = index.offset(Position(params.range.end.line, params.range.end.character))
         only = [str(k) for k in params.context.only] if params.context.only else None
         found: list[lsp.CodeAction] = []
+        if not any(p.finding.fix is not None for p in result.placed):
+            return found
+        placed = await ls.fixes(result)
         if actions.wanted(only, lsp.CodeActionKind.QuickFix):
-            found += actions.quick_fixes(result.placed, start, end, index, uri, result.version)
-        fixable = any(p.finding.fix is not None and p.finding.fix.edits for p in result.placed)
+            found += actions.quick_fixes(placed, start, end, index, uri, result.version)
+        fixable = any(p.finding.fix is not None and p.finding.fix.edits for p in placed)
         if fixable and actions.wanted(only, actions.FIX_ALL):
             fix_all = lsp.CodeAction(title=actions.FIX_ALL_TITLE, kind=actions.FIX_ALL,
                                      data={"uri": uri, "version": result.version})

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kubectl_testbench.load.lines import JSON_BREAK, YAML_BREAK, LineIndex
+from kubectl_testbench.lsp.context import Readings
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
@@ -94,6 +95,8 @@ class Document:
     path: str | None = None
     """The local file path of a ``file:`` URI; None for unsaved buffers and other schemes."""
     _index: TextIndex | None = field(default=None, repr=False)
+    readings: Readings = field(default_factory=Readings, repr=False)
+    """What hover and completion have read of the text, kept for the next request (see lsp.context)."""
 
     def index(self, encoding: str) -> TextIndex:
         if self._index is None or self._index.encoding != encoding or self._index.text is not self.text:
@@ -104,8 +107,11 @@ class Document:
         """One ``contentChanges`` entry: the whole text (no range) or the text between two positions."""
         if start is None or end is None:
             self.text = new_text
+            first: int | None = None
         else:
             index = self.index(encoding)
             a, b = sorted((index.offset(start), index.offset(end)))
+            first = index.lines.line_of(a)
             self.text = self.text[:a] + new_text + self.text[b:]
         self._index = None
+        self.readings.edited(self.text, first)

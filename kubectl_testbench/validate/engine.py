@@ -98,6 +98,11 @@ class Options(NamedTuple):
     limits: Limits = DEFAULT_LIMITS
     rules: Selection = ALL_RULES
     """Which rules are reported (``--select``/``--ignore``/``--extend-select``, the configuration file)."""
+    place_fixes: bool = True
+    """Place every fix in the source now. False leaves them unplaced (no edits, not blocked) until
+    :meth:`FileResult.placed` is asked for: the language server publishes a finding at once and places its fix
+    only when the editor asks for code actions (reading the document's span tree again costs as much as
+    the rest of a validation of a 2,000-line Experiment)."""
 
 
 DEFAULT_OPTIONS = Options()
@@ -140,10 +145,19 @@ class FileResult:
     """Objects of other kinds that :attr:`Keep.manifest` asked for."""
     identities: list[Identity] = field(default_factory=list)
     """Every Experiment with a name, for the check across files (validate.duplicates)."""
+    deferred: _Places | None = None
+    """Where the fixes left unplaced (``Options.place_fixes=False``) are placed when asked for."""
 
     @property
     def fatal(self) -> bool:
         return any(d.rule in FATAL_RULES for d in self.diagnostics)
+
+    def placed(self) -> list[Diagnostic]:
+        """The findings with their fixes placed in the source, as ``place_fixes=True`` would have returned
+        them (the same edits, the same blocked reasons, the same repeated fix dropped)."""
+        if self.deferred is None:
+            return self.diagnostics
+        return self.deferred.place_all(self.diagnostics)
 
 
 # --- one file ------------------------------------------------------------------------------------------
@@ -190,7 +204,8 @@ def validate_text(text: str, path: str, options: Options = DEFAULT_OPTIONS, scan
     result = FileResult(path)
     result.counts.files = 1
     findings = Findings(text, path, options.rules, ALWAYS_REPORTED)
-    reading = _Reading(path, options, _Places(text), gateway_default, keep, findings)
+    places = _Places(text, defer=not options.place_fixes)
+    reading = _Reading(path, options, places, gateway_default, keep, findings)
     if looks_like_json(text):
         _json_stream(text, reading, result)
     else:
@@ -204,6 +219,8 @@ def validate_text(text: str, path: str, options: Options = DEFAULT_OPTIONS, scan
     else:
         result.diagnostics.extend(findings.report())
     result.diagnostics.sort(key=Diagnostic.sort_key)
+    if places.pending:
+        result.deferred = places
     result.counts.errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
     result.counts.warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
     return result
@@ -257,13 +274,25 @@ def _yaml_stream(text: str, reading: _Reading, result: FileResult, scanned: bool
         _add(result, INPUT_EMPTY.id, path, (0, 0), (), "no YAML documents in the input")
 
 
-class _Places:
-    """Where each line of the file starts, computed only when a fix has to be placed."""
+class _Pending(NamedTuple):
+    """One document's findings whose fixes wait to be placed, with what placing them needs."""
 
-    def __init__(self, text: str) -> None:
+    diagnostics: list[Diagnostic]
+    doc_text: str
+    doc_offset: int
+    read: Callable[[str], Any] | None
+
+
+class _Places:
+    """Where each line of the file starts, computed only when a fix has to be placed; with ``defer``, the
+    documents whose fixes are placed only when :meth:`place_all` is called."""
+
+    def __init__(self, text: str, defer: bool = False) -> None:
         self.text = text
         self.split: LineIndex | None = None
         self.lines: LineIndex | None = None
+        self.defer = defer
+        self.pending: list[_Pending] = []
 
     def line_offset(self, line: int) -> int:
         """The offset of 0-based ``line`` (the lines split_documents counts)."""
@@ -274,12 +303,28 @@ class _Places:
     def resolve(self, diagnostics: list[Diagnostic], doc_text: str, doc_offset: int,
                 read: Callable[[str], Any] | None = None) -> list[Diagnostic]:
         """Place the fixes of one document (``doc_text``, starting at ``doc_offset`` in the file); ``read``
-        builds its span tree (default: libyaml's reading of a YAML document)."""
+        builds its span tree (default: libyaml's reading of a YAML document). Deferred: kept for later."""
+        pending = _Pending(diagnostics, doc_text, doc_offset, read)
+        if self.defer:
+            self.pending.append(pending)
+            return diagnostics
+        return self._place(pending)
+
+    def _place(self, doc: _Pending) -> list[Diagnostic]:
         from kubectl_testbench.validate.fix_placement import resolve
 
         if self.lines is None:
             self.lines = LineIndex(self.text)
-        return resolve(diagnostics, doc_text, doc_offset, self.lines, read)
+        return resolve(doc.diagnostics, doc.doc_text, doc.doc_offset, self.lines, doc.read)
+
+    def place_all(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+        """``diagnostics`` (in their final order) with the pending fixes placed, document by document, as
+        :meth:`resolve` would have placed them when each document was read."""
+        placed: dict[int, Diagnostic] = {}
+        for doc in self.pending:
+            for before, after in zip(doc.diagnostics, self._place(doc), strict=True):
+                placed[id(before)] = after
+        return [placed.get(id(d), d) for d in diagnostics]
 
 
 def _separator_fix(doc_text: str) -> Fix | None:

@@ -104,7 +104,7 @@ def test_a_file_that_is_not_utf8_on_disk_gets_validates_decoding_error(tmp_path:
     path = tmp_path / "latin1.yaml"
     path.write_bytes(WEATHER.replace("# Single-turn", "# Einf\xfchrung: single-turn").encode("latin-1"))
     cli = run_cli("validate", str(path))
-    assert cli.exit_code == 2 and "error[input/encoding]" in cli.output
+    assert cli.exit_code == 1 and "error[input/encoding]" in cli.output
     validate_message = cli.output.split("error[input/encoding] ")[1].splitlines()[0]
     assert "byte 0xfc at line 2, column 7" in validate_message
 
@@ -188,7 +188,7 @@ def once(function, name):
     return failing
 
 hover.hover_at = once(hover.hover_at, "hover")
-check.check = once(check.check, "validation")
+check.check_later = once(check.check_later, "validation")
 from kubectl_testbench.cli.main import main
 main(["lsp"])
 """

@@ -364,17 +364,17 @@ def test_the_defaults_file_is_found_up_to_the_workspace_folder_holding_the_docum
 
 def test_validation_and_fix_all_run_on_the_validation_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[str] = []
-    real_check, real_fix = check.check, server_module.actions.fix_all
+    real_check, real_fix = check.check_later, server_module.actions.fix_all
 
-    def checking(*args: Any) -> Any:
+    def checking(*args: Any, **kwargs: Any) -> Any:
         threads.append(threading.current_thread().name)
-        return real_check(*args)
+        return real_check(*args, **kwargs)
 
     def fixing(*args: Any) -> Any:
         threads.append(threading.current_thread().name)
         return real_fix(*args)
 
-    monkeypatch.setattr(check, "check", checking)
+    monkeypatch.setattr(check, "check_later", checking)
     monkeypatch.setattr(server_module.actions, "fix_all", fixing)
 
     async def go() -> None:
@@ -465,14 +465,14 @@ def test_current_findings_are_reused_only_for_the_same_version_and_text() -> Non
 
 def test_a_failing_validation_is_reported_in_one_line_and_the_last_findings_stay(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    real = check.check
+    real = check.check_later
 
-    def failing(text: str, *args: Any) -> Any:
+    def failing(text: str, *args: Any, **kwargs: Any) -> Any:
         if "broken" in text:
             raise RuntimeError("engine broke")
-        return real(text, *args)
+        return real(text, *args, **kwargs)
 
-    monkeypatch.setattr(check, "check", failing)
+    monkeypatch.setattr(check, "check_later", failing)
 
     async def go() -> None:
         h = harness()
@@ -507,8 +507,8 @@ def test_cursor_and_served_only_for_open_documents_that_are_ours() -> None:
             assert server.served(uri) is None and server.cursor(uri, t.Position(0, 0)) is None
         at = server.cursor(URI, t.Position(6, 11))  # UTF-8: after "w" and the two bytes of é
         assert at is not None
-        index, offset = at
-        assert index.encoding == "utf-8" and index.text == text
+        index, offset, readings = at
+        assert index.encoding == "utf-8" and index.text == text and readings is server.documents[URI].readings
         assert text[offset:offset + 6] == "ather-"
 
     run(go())
