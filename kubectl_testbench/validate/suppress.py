@@ -57,7 +57,7 @@ class Findings:
     comments. ``always``: rules no selection or comment removes. (A plain class: every validation makes one, and
     a dataclass costs a cold start more to define.)"""
 
-    __slots__ = ("always", "comments", "path", "problems", "selection", "text")
+    __slots__ = ("always", "comments", "marked", "path", "problems", "selection", "text")
 
     def __init__(self, text: str, path: str, selection: Selection, always: Collection[str] = ()) -> None:
         self.text = text
@@ -66,11 +66,14 @@ class Findings:
         self.always = always
         self.comments: list[_Comment] | None = None
         self.problems: list[Diagnostic] = []
+        self.marked = MARKER in text
+        """Whether the text holds a suppression comment at all: looked for once, not per document (a file of
+        10,000 documents asks once per document)."""
 
     @property
     def idle(self) -> bool:
         """Nothing to filter: every rule selected and no suppression comment (the common case, kept cheap)."""
-        return self.selection.everything and MARKER not in self.text
+        return self.selection.everything and not self.marked
 
     def keep(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         """The findings the selection and the comments let through (a suppressed one marks its comment used)."""
@@ -80,7 +83,7 @@ class Findings:
 
     def report(self) -> list[Diagnostic]:
         """The findings about the comments themselves: unused, unknown and malformed suppressions."""
-        if MARKER not in self.text:
+        if not self.marked:
             return []
         comments = self._comments()  # reading them finds the malformed ones
         out = list(self.problems)
