@@ -116,15 +116,20 @@ class Counts:
     errors: int = 0
     warnings: int = 0
     unreadable: int = 0
+    datasets: int = 0
+    """Dataset files (experiment.json) checked against the phase package's schema."""
 
     def add(self, other: Counts) -> None:
-        for name in ("files", "experiments", "valid", "invalid", "skipped", "errors", "warnings", "unreadable"):
+        for name in ("files", "experiments", "valid", "invalid", "skipped", "errors", "warnings", "unreadable",
+                     "datasets"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def summary(self) -> str:
         text = (f"{plural(self.files, 'file')}, {plural(self.experiments, 'experiment')}: {self.valid} valid, "
                 f"{self.invalid} invalid, {plural(self.warnings, 'warning')}")
         extras = []
+        if self.datasets:
+            extras.append(f"{plural(self.datasets, 'dataset file')} checked")
         if self.skipped:
             extras.append(f"{plural(self.skipped, 'other document')} skipped")
         if self.unreadable:
