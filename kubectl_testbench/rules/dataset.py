@@ -36,5 +36,5 @@ DATASET_NOT_JSON = Rule(
     "The setup phase reads the object with json.loads(content.decode('utf-8')): YAML, a byte-order mark, another "
     "encoding or a second value after the first fails there, even where kubectl would read the file.",
     hint="write the dataset as one JSON object in UTF-8: kubectl testbench dataset export writes one",
-    check=f"{_CHECKS}:check_dataset_text",
+    check=f"{_CHECKS}:not_json_finding",
 )

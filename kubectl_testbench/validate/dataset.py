@@ -89,7 +89,7 @@ def check_dataset_bytes(data: bytes, file: str, limits: Limits = DEFAULT_LIMITS)
     import codecs
 
     if data.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return [_not_json(file, (1, 1), "the file starts with a byte-order mark: the setup phase's json.loads "
+        return [not_json_finding(file, (1, 1), "the file starts with a byte-order mark: the setup phase's json.loads "
                                         "refuses it", "save the file as UTF-8 without a byte-order mark")]
     from kubectl_testbench.load.decode import DecodeError, decode
 
@@ -106,8 +106,9 @@ def check_dataset_text(text: str, file: str, limits: Limits = DEFAULT_LIMITS) ->
     from kubectl_testbench.load.jsonread import read_stream
 
     if text.lstrip()[:1] not in ("{", "["):
-        return [_not_json(file, _first_mark(text), "not JSON: a dataset file is one JSON object (the setup phase "
-                          "reads it with json.loads)", "convert it: kubectl testbench import --from json, csv, …")]
+        return [not_json_finding(file, _first_mark(text), "not JSON: a dataset file is one JSON object (the setup "
+                                 "phase reads it with json.loads)",
+                                 "convert it: kubectl testbench import --from json, csv, …")]
     documents = read_stream(text, limits)
     first = next(documents)
     if first.error is not None:
@@ -115,7 +116,7 @@ def check_dataset_text(text: str, file: str, limits: Limits = DEFAULT_LIMITS) ->
     out = [_remark(remark, file) for remark in first.remarks]
     second = next(documents, None)
     if second is not None:
-        return [*out, _not_json(file, (second.start_line + 1, _col(text, second.start)),
+        return [*out, not_json_finding(file, (second.start_line + 1, _col(text, second.start)),
                                 "a second JSON value after the first: the setup phase's json.loads refuses the "
                                 "file (Extra data)", "keep one object in the file")]
     out.extend(check_dataset(first.data, file, limits.max_findings))
@@ -133,7 +134,8 @@ def _remark(remark: Any, file: str) -> Diagnostic:
                       object=DATASET_OBJECT)
 
 
-def _not_json(file: str, mark: tuple[int, int], message: str, hint: str) -> Diagnostic:
+def not_json_finding(file: str, mark: tuple[int, int], message: str, hint: str) -> Diagnostic:
+    """A ``dataset/not-json`` finding: the setup phase's ``json.loads`` cannot read the file at ``mark``."""
     return Diagnostic(DATASET_NOT_JSON.id, Severity.ERROR, message, file, *mark, hint=hint, object=DATASET_OBJECT)
 
 
