@@ -13,7 +13,8 @@ installed package). It is walked by the same validator as the CRD's schema, read
 
 ``dataset validate`` reads the file as the setup phase does (``json.loads`` of UTF-8: one value, no BOM, no
 YAML) with the project's JSON reader and its reading limits; ``validate`` checks a dataset file it meets among its
-inputs (a mapping with ``scenarios`` and neither ``apiVersion`` nor ``kind``) with :func:`check_dataset`.
+inputs (a mapping with ``scenarios``, neither ``apiVersion`` nor ``kind``, and none of the fields a run's result
+adds: :func:`is_dataset`) with :func:`check_dataset`.
 """
 
 from __future__ import annotations
@@ -37,9 +38,27 @@ DATASET_OBJECT = "dataset"
 """What a dataset finding is about (the ``object`` of its Diagnostic)."""
 
 
+RUN_OUTPUT_FIELDS = frozenset({"id", "trace_id", "turns", "evaluations"})
+"""What the run and evaluate phases add to the experiment they write (``ExecutedExperiment``: ``id``; its scenarios
+``id``/``trace_id``, its steps ``id``/``turns``; ``EvaluatedStep``: ``evaluations``): such a file is a run's
+result (``kubectl testbench results`` reads it), not a dataset."""
+
+
 def is_dataset(data: Any) -> bool:
-    """A dataset file's content rather than a Kubernetes object: ``scenarios`` and no ``apiVersion``/``kind``."""
-    return isinstance(data, dict) and "scenarios" in data and "apiVersion" not in data and "kind" not in data
+    """A dataset file's content: ``scenarios``, no ``apiVersion``/``kind`` (not a Kubernetes object) and none of the
+    fields a run adds (not an executed or evaluated experiment)."""
+    if not (isinstance(data, dict) and "scenarios" in data and "apiVersion" not in data and "kind" not in data):
+        return False
+    if "id" in data:
+        return False
+    scenarios = data["scenarios"]
+    first = scenarios[0] if isinstance(scenarios, list) and scenarios else None
+    if isinstance(first, dict):
+        steps = first.get("steps")
+        step = steps[0] if isinstance(steps, list) and steps else None
+        if RUN_OUTPUT_FIELDS & set(first) or (isinstance(step, dict) and RUN_OUTPUT_FIELDS & set(step)):
+            return False
+    return True
 
 
 def schema() -> dict[str, Any]:

@@ -127,3 +127,20 @@ def test_hostile_files_are_bounded_with_a_one_line_finding(tmp_path: Path) -> No
         assert len(lines) == 2, lines
         assert finding in lines[0], lines[0]
         assert done.stderr == b""
+
+
+def test_a_runs_result_is_no_dataset_and_validate_still_skips_it() -> None:
+    """executed/evaluated_experiment.json have scenarios too, and the fields a run adds (id, trace_id, turns,
+    evaluations): they are results (kubectl testbench results), not datasets to check."""
+    from kubectl_testbench.validate.dataset import is_dataset
+
+    results = EXAMPLES / "results"
+    done = run_process("validate", str(results))
+    assert done.returncode == 0
+    assert done.stdout.decode() == ("2 files, 0 experiments: 0 valid, 0 invalid, 0 warnings "
+                                    "(2 other documents skipped)\n")
+    assert is_dataset({"scenarios": []}) and is_dataset({"scenarios": [{"name": "s", "steps": [{"input": "x"}]}]})
+    assert not is_dataset({"id": "run-1", "scenarios": []})
+    assert not is_dataset({"scenarios": [{"name": "s", "trace_id": "t", "steps": []}]})
+    assert not is_dataset({"scenarios": [{"name": "s", "steps": [{"input": "x", "turns": []}]}]})
+    assert not is_dataset({"kind": "Experiment", "scenarios": []})
