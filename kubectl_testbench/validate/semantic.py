@@ -206,9 +206,13 @@ def s3_settings(doc: dict[str, Any], report: Report) -> None:
     from kubectl_testbench.layout import MINIO_DEFAULT, MINIO_SETTINGS
 
     spec = _spec(doc)
-    if not isinstance(_dict(spec.get("dataset")).get("s3"), dict):
-        return
-    if any(_dict(item).get("name") in MINIO_SETTINGS for item in _list(spec.get("env"))):
+    s3 = _dict(spec.get("dataset")).get("s3")
+    if not isinstance(s3, dict) or not isinstance(s3.get("bucket"), str):
+        return  # no S3 source, or one the schema reports
+    env = spec.get("env")
+    if env is not None and not isinstance(env, list):
+        return  # the schema reports it; what it sets cannot be told
+    if any(_dict(item).get("name") in MINIO_SETTINGS for item in env or ()):
         return
     report(SEMANTIC_S3_DEFAULT_MINIO.id, ("spec", "dataset", "s3"),
            f"none of {', '.join(MINIO_SETTINGS)} is set: the setup phase downloads the dataset from {MINIO_DEFAULT} "
