@@ -97,7 +97,8 @@ def check_dataset(doc: Any, file: str, max_findings: int = DEFAULT_LIMITS.max_fi
         line, col = locate(doc, err.path, key=err.key) or (1, 1)
         message = (f'"{err.path[-1]}" is not a field of the schema: the phase package ignores it' if unknown
                    else err.message)
-        out.append(Diagnostic(rule.id, rule.severity, message, file, line, col, field_path(err.path), err.hint,
+        hint = "" if "YAML" in err.hint else err.hint  # the walk's hints about YAML scalars do not apply to JSON
+        out.append(Diagnostic(rule.id, rule.severity, message, file, line, col, field_path(err.path), hint,
                               DATASET_OBJECT))
     return out
 

@@ -144,3 +144,11 @@ def test_a_runs_result_is_no_dataset_and_validate_still_skips_it() -> None:
     assert not is_dataset({"scenarios": [{"name": "s", "trace_id": "t", "steps": []}]})
     assert not is_dataset({"scenarios": [{"name": "s", "steps": [{"input": "x", "turns": []}]}]})
     assert not is_dataset({"kind": "Experiment", "scenarios": []})
+
+
+def test_stdin_is_read_and_yaml_hints_are_not_given_for_json() -> None:
+    done = run_process("dataset", "validate", "-", input=b'{"scenarios": [{"name": "s", "steps": [{"input": 5}]}]}')
+    assert done.returncode == 1
+    assert done.stdout.decode().splitlines() == [
+        "-:1:50: error[dataset/schema] scenarios[0].steps[0].input: Invalid value: 5: must be of type string",
+        "1 dataset file: 0 valid, 1 invalid, 0 warnings"]
