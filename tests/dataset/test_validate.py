@@ -152,3 +152,20 @@ def test_stdin_is_read_and_yaml_hints_are_not_given_for_json() -> None:
     assert done.stdout.decode().splitlines() == [
         "-:1:50: error[dataset/schema] scenarios[0].steps[0].input: Invalid value: 5: must be of type string",
         "1 dataset file: 0 valid, 1 invalid, 0 warnings"]
+
+
+def test_retrieved_contexts_are_exported_as_render_writes_them_and_warned_as_unread(tmp_path: Path) -> None:
+    """0.10.0's schema and models have no retrieved_contexts: the export keeps render's bytes, validate says so."""
+    weather = (EXAMPLES / "experiments" / "weather-inline.yaml").read_text(encoding="utf-8")
+    at = "\n              reference:\n"
+    assert at in weather
+    source = tmp_path / "weather.yaml"
+    source.write_text(weather.replace(at, at + '                retrievedContexts: ["ctx"]\n', 1), encoding="utf-8")
+    out = tmp_path / "experiment.json"
+    assert run_process("dataset", "export", str(source), "-o", str(out)).returncode == 0, source.read_text()
+    assert '"retrieved_contexts": [\n' in out.read_text(encoding="utf-8")
+    done = run_process("dataset", "validate", str(out))
+    assert done.returncode == 0
+    assert [line.split(": ", 1)[1] for line in done.stdout.decode().splitlines() if "unknown-field" in line] == [
+        'warning[dataset/unknown-field] scenarios[0].steps[0].reference.retrieved_contexts: "retrieved_contexts" is '
+        "not a field of the schema: the phase package ignores it"]
