@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kubectl_testbench.layout import MINIO_DEFAULT, MINIO_ENDPOINT_ENV
 from kubectl_testbench.model.constants import API_VERSION, KIND
 
 SCHEMA_COMMENT = "# yaml-language-server: $schema=https://agentic-layer.github.io/kubectl-testbench/schemas/experiment.schema.json\n"
@@ -22,6 +23,9 @@ def starter(name: str, agent: str, *, namespace: str | None = None, agent_namesp
     if gateway:
         spec["aiGatewayRef"] = {"name": gateway, **({"namespace": gateway_namespace} if gateway_namespace else {})}
     if dataset == "s3":
+        # where the setup phase downloads from, written out (its default: Testkube's bundled MinIO) so that it is
+        # seen and changed; credentials stay the phase's defaults until a Secret is named (docs/dataset.md)
+        spec["env"] = [{"name": MINIO_ENDPOINT_ENV, "value": MINIO_DEFAULT}]
         spec["dataset"] = {"s3": {"bucket": "datasets", "key": f"{name}/experiment.json"}}
     elif dataset == "url":
         spec["dataset"] = {"url": f"https://example.com/datasets/{name}/experiment.json"}

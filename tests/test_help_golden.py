@@ -18,7 +18,8 @@ import pytest
 from tests.conftest import run_cli
 
 GOLDEN = Path(__file__).parent / "golden" / "help.json"
-COMMANDS = (("render",), ("apply",), ("diff",), ("prune",), ("validate",), ("krm",), ("argocd", "generate"))
+COMMANDS = (("render",), ("apply",), ("diff",), ("prune",), ("validate",), ("krm",), ("argocd", "generate"),
+            ("dataset",), ("dataset", "export"), ("dataset", "validate"), ("dataset", "push"))
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)

@@ -203,7 +203,8 @@ def _validate(inline: dict[str, Any], written: dict[str, Any], text: str, output
     from kubectl_testbench.validate.engine import validate_text
 
     label = output_file or "<import>"
-    found = [d for d in validate_text(text, label, gateway_default=lambda: _gateway_known(output_file)).diagnostics
+    found = [d for d in validate_text(text, label, gateway_default=lambda: _gateway_known(output_file),
+                                      minio_default=lambda: _minio_known(output_file)).diagnostics
              if d.rule not in _COVERED_BY_IMPORTER]
     if external:
         dataset = validate_text(_render(inline, output_format), f"{label} (dataset)").diagnostics
@@ -224,6 +225,19 @@ def _gateway_known(output_file: str | None) -> bool:
     from kubectl_testbench.pipeline.defaults import names_gateway
 
     return names_gateway(Source(output_file, root=os.path.dirname(os.path.abspath(output_file))))
+
+
+def _minio_known(output_file: str | None) -> bool:
+    """Whether a testbench-defaults.yaml next to ``--output-file`` sets the setup phase's MinIO settings; on stdout
+    the destination is unknown, so the check is left to validate/render."""
+    if output_file is None:
+        return True
+    import os
+
+    from kubectl_testbench.load.sources import Source
+    from kubectl_testbench.pipeline.defaults import sets_minio
+
+    return sets_minio(Source(output_file, root=os.path.dirname(os.path.abspath(output_file))))
 
 
 def _summary(scenarios: int, steps: int, files: int, warnings: int) -> str:

@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "completion": ("kubectl_testbench.cli.completion", "completion", "Print the shell completion script: bash, "
                    "zsh or fish."),
     "crd": ("kubectl_testbench.cli.crd", "crd", "Print the Experiment CRD generated from the models."),
+    "dataset": ("kubectl_testbench.cli.dataset", "dataset", "Dataset files for S3: export, validate, push."),
     "diff": ("kubectl_testbench.cli.diff", "diff", "Show what apply would change in the cluster."),
     "explain": ("kubectl_testbench.cli.explain", "explain", "Describe an Experiment field, like kubectl explain."),
     "fix": ("kubectl_testbench.cli.fix", "fix", "Apply the safe fixes validate finds; --migrate upgrades old shapes."),

@@ -50,8 +50,10 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, select: tuple[str, 
     """Check Experiments the way the Kubernetes API server would, plus what it cannot check.
 
     PATH is a file, a directory (searched recursively for *.yaml, *.yml and *.json) or - for stdin.
-    Documents of other kinds are skipped. Exit codes: 0 valid, 1 invalid (a file that is not valid YAML too),
-    2 a path that cannot be opened, or a usage error.
+    A dataset file (experiment.json: an object with scenarios, no kind) is checked against the phase
+    package's schema, as by `kubectl testbench dataset validate`. Documents of other kinds are skipped.
+    Exit codes: 0 valid, 1 invalid (a file that is not valid YAML too), 2 a path that cannot be opened, or a
+    usage error.
 
     In GitHub Actions, -o github annotates files relative to $GITHUB_WORKSPACE and writes every
     finding to $GITHUB_STEP_SUMMARY; sarif and junit paths are relative to $GITHUB_WORKSPACE too.
@@ -100,7 +102,7 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, select: tuple[str, 
             tally.add(result)
             for path in _arguments_of(result.path, paths):
                 found[path] += (result.counts.experiments + result.counts.unreadable + result.counts.malformed
-                                + result.counts.invalid)
+                                + result.counts.invalid + result.counts.datasets)
         reporter.add(tally.clashes().diagnostics)
         reporter.close(counts)
     empty = [p for p, n in found.items() if n == 0 and not (only_testbench_files and not os.path.isdir(p))]

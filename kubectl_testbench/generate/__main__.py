@@ -1,8 +1,9 @@
 """``python -m kubectl_testbench.generate --write|--check [TARGET...]``: regenerate, or check, the committed
-artefacts (targets: :data:`~kubectl_testbench.generate.committed.TARGETS`; default all but ``metrics``).
+artefacts (targets: :data:`~kubectl_testbench.generate.committed.TARGETS`; default all but ``metrics`` and
+``dataset-schema``).
 
 Exit status: 0 current (or written), 1 stale files (``--check``), 2 usage, 3 no phase environment for
-``metrics``.
+``metrics`` or ``dataset-schema``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 A target is what one change to the code makes stale: ``crd`` (the models → ``schemas/``, the packaged CRD
 and what CEL needs on a cold start), ``defaults`` (the RenderDefaults model), ``rules`` (the rule table →
 ``docs/rules.md``), ``kustomize`` (the install bundle → ``kustomize/base``), ``metrics`` (the phase
-package's metric classes; only on request, see :mod:`kubectl_testbench.generate.metrics`).
+package's metric classes; only on request, see :mod:`kubectl_testbench.generate.metrics`), ``dataset-schema`` (the
+phase package's schema of a dataset file; only on request, see :mod:`kubectl_testbench.generate.dataset_schema`).
 """
 
 from __future__ import annotations
@@ -58,12 +59,20 @@ def metrics_files() -> dict[Path, str]:
     return {GENERATED: metrics_text()}
 
 
+def dataset_schema_files() -> dict[Path, str]:
+    from kubectl_testbench.generate.dataset_schema import dataset_schema_text
+    from kubectl_testbench.validate.dataset import GENERATED_SCHEMA
+
+    return {GENERATED_SCHEMA: dataset_schema_text()}
+
+
 TARGETS: dict[str, Callable[[], dict[Path, str]]] = {
     "crd": crd_files, "defaults": defaults_files, "rules": rules_files, "kustomize": kustomize_files,
-    "metrics": metrics_files,
+    "metrics": metrics_files, "dataset-schema": dataset_schema_files,
 }
 DEFAULT_TARGETS = ("crd", "defaults", "rules", "kustomize")
-"""What ``--write``/``--check`` cover unless targets are named: everything computed from this package alone."""
+"""What ``--write``/``--check`` cover unless targets are named: everything computed from this package alone (not
+``metrics`` and ``dataset-schema``, read from the phase package)."""
 
 
 def expected_files(targets: tuple[str, ...] = DEFAULT_TARGETS) -> dict[Path, str]:

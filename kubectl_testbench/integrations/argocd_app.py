@@ -222,8 +222,10 @@ def _take(out: AppRender, text: str, label: str, defaults: Defaults | Diagnostic
     from kubectl_testbench.validate.engine import Keep, Options, validate_text
 
     names_gateway = isinstance(defaults, Defaults) and defaults.names_gateway
+    sets_minio = isinstance(defaults, Defaults) and defaults.sets_minio
     result = validate_text(text, label, Options(strict, limits, rules), scanned=True,
-                           gateway_default=lambda: names_gateway, keep=Keep(experiments=True))
+                           gateway_default=lambda: names_gateway, keep=Keep(experiments=True),
+                           minio_default=lambda: sets_minio)
     _judged(out, result)
     if result.fatal:
         return  # nothing is generated from a path holding a file that cannot be read: no second reading

@@ -319,7 +319,8 @@ def transform(items: list[Any], function_config: Any, limits: Limits = DEFAULT_L
         experiments += 1
         data, item_results, identities = check_experiment(item, i, config.strict,
                                                           defaults is not None and defaults.names_gateway, limits,
-                                                          rules)
+                                                          rules,
+                                                          minio_default=defaults is not None and defaults.sets_minio)
         results.extend(item_results)
         owner.update((id(ident), i) for ident in identities)
         tally.identities.extend(identities)
@@ -356,17 +357,19 @@ def transform(items: list[Any], function_config: Any, limits: Limits = DEFAULT_L
 
 def check_experiment(item: dict[str, Any], index: int, strict: bool, gateway_default: bool = False,
                      limits: Limits = DEFAULT_LIMITS,
-                     rules: Selection = ALL_RULES) -> tuple[dict[str, Any] | None, list[Result], list[Identity]]:
+                     rules: Selection = ALL_RULES, minio_default: bool = False,
+                     ) -> tuple[dict[str, Any] | None, list[Result], list[Identity]]:
     """Validate one item as ``kubectl testbench validate`` would: the Experiment as stored when valid, the
     findings, and what it is called (for the clash check over all items, which validate makes over all files).
-    ``gateway_default``: the RenderDefaults in use names an AI gateway (no ``semantic/no-gateway`` then)."""
+    ``gateway_default``: the RenderDefaults in use names an AI gateway (no ``semantic/no-gateway`` then);
+    ``minio_default``: it sets a MinIO setting (no ``semantic/s3-default-minio`` then)."""
     from kubectl_testbench.validate.engine import Keep, Options, validate_text
 
     path, _ = source_file(item)
     label = path or f"items[{index}]"
     result = validate_text(json.dumps(_without_bookkeeping(item), ensure_ascii=False), label,
                            Options(strict, limits, rules), gateway_default=lambda: gateway_default,
-                           keep=Keep(experiments=True))
+                           keep=Keep(experiments=True), minio_default=lambda: minio_default)
     results = [_result(d, item, strict) for d in result.diagnostics]
     if result.experiments:
         return result.experiments[0].data, results, result.identities

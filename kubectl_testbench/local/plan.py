@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
+from kubectl_testbench.layout import MINIO_DEFAULT
 from kubectl_testbench.local.steps import LocalStep
 from kubectl_testbench.render.settings import OTEL_SDK_DISABLED, OTLP_ENDPOINT_ENVS
 
@@ -32,8 +33,6 @@ JUDGE_PLACEHOLDER_KEY = "testbench"
 OTLP_ENVS = (*OTLP_ENDPOINT_ENVS, "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT")
 LOCAL_ENV = {"RAGAS_DO_NOT_TRACK": "true"}
 """Set for every step unless ``--env`` says otherwise: ragas sends usage analytics to the internet by default."""
-MINIO_DEFAULT = "http://testkube-minio-service-testkube.testkube:9000"
-"""The setup phase's MINIO_ENDPOINT default (setup.py:69)."""
 CLUSTER_SUFFIXES = (".svc", ".svc.cluster.local", ".cluster.local")
 
 

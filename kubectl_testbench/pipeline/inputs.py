@@ -74,7 +74,7 @@ def each_input(paths: Iterable[str], only_testbench_files: bool, work: Callable[
 def validate_source(source: Source, options: Options = _OPTIONS, inputs: Inputs = _INPUTS,
                     keep: Keep = KEEP_NOTHING) -> FileResult:
     """Read one input and validate every document, with the RenderDefaults that apply to it."""
-    from kubectl_testbench.pipeline.defaults import names_gateway
+    from kubectl_testbench.pipeline.defaults import names_gateway, sets_minio
 
     if source.chart:
         return helm_chart_notice(source.path)
@@ -86,7 +86,8 @@ def validate_source(source: Source, options: Options = _OPTIONS, inputs: Inputs 
         return template_notice(source.path)
     return validate_bytes(data, source.path, options, scanned=source.scanned,
                           gateway_default=lambda: names_gateway(source, inputs.defaults_file, inputs.discover_defaults),
-                          keep=keep)
+                          keep=keep,
+                          minio_default=lambda: sets_minio(source, inputs.defaults_file, inputs.discover_defaults))
 
 
 def skips_as_template(source: Source, data: bytes, inputs: Inputs) -> bool:

@@ -75,6 +75,14 @@ class Defaults:
         """The file names a default AI gateway (as the operator finds the first AiGateway in ai-gateway)."""
         return bool(self.gateway_name)
 
+    @property
+    def sets_minio(self) -> bool:
+        """The file's env sets one of the setup phase's MinIO settings (MINIO_ENDPOINT, MINIO_ROOT_USER,
+        MINIO_ROOT_PASSWORD): then ``semantic/s3-default-minio`` does not apply to the Experiments it renders."""
+        from kubectl_testbench.layout import MINIO_SETTINGS
+
+        return any(e.get("name") in MINIO_SETTINGS for e in self.env)
+
     def base_env(self) -> list[dict[str, Any]]:
         """The file's env, after the judge key from ``aiGateway.apiKeySecretRef`` (an explicit env entry of the
         same name wins over it)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 from kubectl_testbench.rules import (
     argocd,
     cel,
+    dataset,
     input,
     kind,
     krm,
@@ -29,7 +30,7 @@ from kubectl_testbench.rules import (
 from kubectl_testbench.rules.rule import Rule, Severity
 
 FAMILIES = (input, yaml, validate, kind, schema, metadata, krm, argocd, render, cel, semantic,
-            suppression)
+            suppression, dataset)
 """The family modules in the order rules are listed (docs/rules.md, ``--list-rules``)."""
 
 RULES: dict[str, Rule] = {rule.id: rule for family in FAMILIES

@@ -195,6 +195,17 @@ SEMANTIC_NO_GATEWAY = Rule(
     hint="set spec.aiGatewayRef {name, namespace}, or name a default gateway in testbench-defaults.yaml",
     check=f"{_CHECKS}:gateway",
 )
+SEMANTIC_S3_DEFAULT_MINIO = Rule(
+    "semantic/s3-default-minio", Severity.WARNING,
+    "An S3 dataset with no MINIO_ENDPOINT, MINIO_ROOT_USER or MINIO_ROOT_PASSWORD: the in-cluster MinIO is assumed.",
+    "The setup phase downloads spec.dataset.s3 with the settings MINIO_ENDPOINT, MINIO_ROOT_USER and "
+    "MINIO_ROOT_PASSWORD; where none is set it falls back to http://testkube-minio-service-testkube.testkube:9000 "
+    "with minio/minio123, Testkube's bundled MinIO with its default credentials. Anywhere else the download fails "
+    "at setup (or reads another bucket than meant). The finding is dropped when the RenderDefaults file sets one "
+    "of them in spec.env.",
+    hint="set MINIO_ENDPOINT (and the credentials from a Secret) in spec.env or in testbench-defaults.yaml's spec.env",
+    check=f"{_CHECKS}:s3_settings",
+)
 SEMANTIC_LITERAL_SECRET = Rule(
     "semantic/literal-secret", Severity.WARNING, "An env value looks like a secret; use valueFrom.secretKeyRef.",
     "An env value whose name says it is a secret (PASSWORD, TOKEN, API_KEY...) or whose text looks like a known "

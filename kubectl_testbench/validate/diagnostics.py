@@ -122,16 +122,20 @@ class Counts:
     malformed: int = 0
     """Files opened but not readable as Kubernetes YAML or JSON (a syntax error, a wrong encoding, over a reading
     limit): invalid input, exit 1, as kubeconform and kubectl-validate answer for a file they cannot parse."""
+    datasets: int = 0
+    """Dataset files (experiment.json) checked against the phase package's schema."""
 
     def add(self, other: Counts) -> None:
         for name in ("files", "experiments", "valid", "invalid", "skipped", "errors", "warnings", "unreadable",
-                     "malformed"):
+                     "malformed", "datasets"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def summary(self) -> str:
         text = (f"{plural(self.files, 'file')}, {plural(self.experiments, 'experiment')}: {self.valid} valid, "
                 f"{self.invalid} invalid, {plural(self.warnings, 'warning')}")
         extras = []
+        if self.datasets:
+            extras.append(f"{plural(self.datasets, 'dataset file')} checked")
         if self.skipped:
             extras.append(f"{plural(self.skipped, 'other document')} skipped")
         if self.malformed:

@@ -41,7 +41,7 @@ from kubectl_testbench.rules.metadata import METADATA_NAME_REQUIRED, METADATA_TY
 from kubectl_testbench.rules.render import RENDER_MANIFEST
 from kubectl_testbench.rules.schema import SCHEMA_NULL_FIELD, SCHEMA_TYPE, SCHEMA_UNKNOWN_FIELD
 from kubectl_testbench.rules.selection import ALL_RULES, Selection
-from kubectl_testbench.rules.semantic import SEMANTIC_NO_GATEWAY, SEMANTIC_STATUS_IGNORED
+from kubectl_testbench.rules.semantic import SEMANTIC_NO_GATEWAY, SEMANTIC_S3_DEFAULT_MINIO, SEMANTIC_STATUS_IGNORED
 from kubectl_testbench.rules.validate import VALIDATE_TOO_MANY_FINDINGS
 from kubectl_testbench.rules.yaml import (
     YAML_AFTER_DOCUMENT_END,
@@ -164,13 +164,15 @@ class FileResult:
 
 
 def validate_bytes(data: bytes, path: str, options: Options = DEFAULT_OPTIONS, scanned: bool = False,
-                   gateway_default: Callable[[], bool] | None = None, keep: Keep = KEEP_NOTHING) -> FileResult:
+                   gateway_default: Callable[[], bool] | None = None, keep: Keep = KEEP_NOTHING,
+                   minio_default: Callable[[], bool] | None = None) -> FileResult:
     """Validate the raw content of ``path``: decode it as kubectl would, then every document."""
     try:
         text = decode(data)
     except DecodeError as err:
         return unreadable(path, err.rule, err.message, err.mark)
-    result = validate_text(text, path, options, scanned=scanned, gateway_default=gateway_default, keep=keep)
+    result = validate_text(text, path, options, scanned=scanned, gateway_default=gateway_default, keep=keep,
+                           minio_default=minio_default)
     if any(d.fix is not None and d.fix.edits for d in result.diagnostics):
         from kubectl_testbench.validate.fix_placement import with_byte_offsets
 
@@ -197,15 +199,17 @@ def helm_chart_notice(path: str) -> FileResult:
 
 
 def validate_text(text: str, path: str, options: Options = DEFAULT_OPTIONS, scanned: bool = False,
-                  gateway_default: Callable[[], bool] | None = None, keep: Keep = KEEP_NOTHING) -> FileResult:
+                  gateway_default: Callable[[], bool] | None = None, keep: Keep = KEEP_NOTHING,
+                  minio_default: Callable[[], bool] | None = None) -> FileResult:
     """Validate every document of ``text`` (the content of ``path``). ``gateway_default`` tells whether a
-    defaults file names an AI gateway (asked only when an Experiment names none); ``keep``, what to return
-    besides the findings."""
+    defaults file names an AI gateway (asked only when an Experiment names none); ``minio_default``, whether it
+    sets one of the setup phase's MinIO settings (asked only for an S3 dataset without them); ``keep``, what to
+    return besides the findings."""
     result = FileResult(path)
     result.counts.files = 1
     findings = Findings(text, path, options.rules, ALWAYS_REPORTED)
     places = _Places(text, defer=not options.place_fixes)
-    reading = _Reading(path, options, places, gateway_default, keep, findings)
+    reading = _Reading(path, options, places, gateway_default, keep, findings, minio_default)
     if looks_like_json(text):
         _json_stream(text, reading, result)
     else:
@@ -236,6 +240,7 @@ class _Reading(NamedTuple):
     keep: Keep
     findings: Findings
     """The selection and the file's suppression comments (applied before an Experiment's validity is decided)."""
+    minio_default: Callable[[], bool] | None = None
 
 
 def _yaml_stream(text: str, reading: _Reading, result: FileResult, scanned: bool) -> None:
@@ -488,6 +493,12 @@ def _object(data: dict[str, Any], remarks: list[Remark], index: int, start_line:
         return
     if not isinstance(kind, str) or not kind:
         if not api_version and not kind:
+            from kubectl_testbench.validate.dataset import check_dataset, is_dataset
+
+            if is_dataset(data):  # an experiment.json: checked against the phase package's schema
+                result.diagnostics.extend(check_dataset(data, path, options.limits.max_findings))
+                result.counts.datasets += 1
+                return
             result.counts.skipped += 1  # a mapping that is no Kubernetes object at all (a CI config...)
             return
         at = locate(data, ("kind",), key=True) or _start(start_line)  # where kind is missing: the object
@@ -531,6 +542,10 @@ def _object(data: dict[str, Any], remarks: list[Remark], index: int, start_line:
     gateway_default = reading.gateway_default
     if gateway_default is not None and any(d.rule == SEMANTIC_NO_GATEWAY.id for d in diagnostics) and gateway_default():
         diagnostics = [d for d in diagnostics if d.rule != SEMANTIC_NO_GATEWAY.id]
+    minio_default = reading.minio_default
+    if (minio_default is not None and any(d.rule == SEMANTIC_S3_DEFAULT_MINIO.id for d in diagnostics)
+            and minio_default()):
+        diagnostics = [d for d in diagnostics if d.rule != SEMANTIC_S3_DEFAULT_MINIO.id]
     diagnostics = reading.findings.keep(diagnostics)
     result.diagnostics.extend(diagnostics)
     failed = any(fails(d, options.strict) for d in diagnostics)

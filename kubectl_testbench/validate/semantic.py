@@ -37,6 +37,7 @@ from kubectl_testbench.rules.semantic import (
     SEMANTIC_OBJECT_REQUIRED,
     SEMANTIC_RESOURCE_NAME,
     SEMANTIC_S3_BUCKET,
+    SEMANTIC_S3_DEFAULT_MINIO,
     SEMANTIC_SPEC_MISSING,
     SEMANTIC_THRESHOLD_WITHOUT_METRICS,
     SEMANTIC_TIMEZONE,
@@ -211,6 +212,29 @@ def dataset_source(doc: dict[str, Any], report: Report) -> None:
                f'Invalid value: "{bucket}": S3 bucket names are 3-63 lowercase letters, digits, dots and hyphens',
                "")
 
+
+
+@check(SEMANTIC_S3_DEFAULT_MINIO.id)
+def s3_settings(doc: dict[str, Any], report: Report) -> None:
+    """An S3 dataset whose Experiment sets none of the setup phase's MinIO settings: it would read Testkube's
+    bundled MinIO with the default credentials. Dropped by the engine when the RenderDefaults file sets one (its
+    spec.env goes into every workflow), as ``semantic/no-gateway`` is dropped for a default gateway."""
+    from kubectl_testbench.layout import MINIO_DEFAULT, MINIO_SETTINGS
+
+    spec = _spec(doc)
+    s3 = _dict(spec.get("dataset")).get("s3")
+    if not isinstance(s3, dict) or not isinstance(s3.get("bucket"), str):
+        return  # no S3 source, or one the schema reports
+    env = spec.get("env")
+    if env is not None and not isinstance(env, list):
+        return  # the schema reports it; what it sets cannot be told
+    if any(_dict(item).get("name") in MINIO_SETTINGS for item in env or ()):
+        return
+    report(SEMANTIC_S3_DEFAULT_MINIO.id, ("spec", "dataset", "s3"),
+           f"none of {', '.join(MINIO_SETTINGS)} is set: the setup phase downloads the dataset from {MINIO_DEFAULT} "
+           "with the default credentials minio/minio123",
+           "set MINIO_ENDPOINT (and MINIO_ROOT_USER/MINIO_ROOT_PASSWORD from a Secret) in spec.env, or in "
+           "testbench-defaults.yaml's spec.env")
 
 def _split_url(url: str) -> SplitResult | str:
     """The URL's parts, or why it is not one: an unclosed IPv6 bracket ("http://[x/…") or a port that is not a

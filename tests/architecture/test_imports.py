@@ -23,7 +23,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("shipped documents", {"crd", "install"}),
     ("render", {"render"}),
     ("pipeline", {"pipeline"}),
-    ("command libraries", {"fix", "integrations", "cluster", "results", "local", "lsp", "phases", "starter"}),
+    ("command libraries", {"fix", "integrations", "cluster", "results", "local", "lsp", "phases", "starter",
+                           "dataset"}),
     ("cli", {"cli", "__main__"}),
     ("build time", {"generate"}),
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from kubectl_testbench.validate.engine import validate_text
 from tests.conftest import run_cli
@@ -49,6 +50,9 @@ def test_init_writes_a_valid_experiment(args: list[str]) -> None:
     checked = validate_text(result.output, "init.yaml")
     expected = [] if "--gateway" in args else ["semantic/no-gateway"]
     assert checked.counts.valid == 1 and [d.rule for d in checked.diagnostics] == expected
+    if "s3" in args:  # the MinIO the setup phase reads is written out (no semantic/s3-default-minio)
+        assert yaml.safe_load(result.output)["spec"]["env"] == [
+            {"name": "MINIO_ENDPOINT", "value": "http://testkube-minio-service-testkube.testkube:9000"}]
 
 
 def test_init_refuses_invalid_names_and_writes_nothing(tmp_path: Path) -> None:

@@ -86,8 +86,10 @@ def test_invalid_result_exits_1_and_writes_nothing(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "error[metadata" in result.stderr or "error[schema" in result.stderr
     assert result.stderr.rstrip().endswith("error: the imported Experiment is invalid; nothing was written "
-                                           "(2 scenarios (2 steps) from 1 file, 6 warnings; 0 cases carried, 2 "
-                                           "carried with changes, 0 dropped)"), "5 + no-gateway"
+                                           "(2 scenarios (2 steps) from 1 file, 7 warnings; 0 cases carried, 2 "
+                                           "carried with changes, 0 dropped)"), \
+        "5 + no-gateway + s3-default-minio (an S3 Experiment without MINIO_*, no defaults file next to it)"
+    assert "warning[semantic/s3-default-minio] spec.dataset.s3: none of MINIO_ENDPOINT" in result.stderr
     assert target.read_text(encoding="utf-8") == "old content\n"
     assert not dataset.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.yaml"]
@@ -290,3 +292,20 @@ def test_from_auto_refuses_what_it_cannot_tell(tmp_path: Path) -> None:
     result = cli(*BASE, "--from", "auto", str(odd))
     assert result.exit_code == 2
     assert result.stderr.strip() == f"error: {odd}: --from auto cannot tell its format: name it with --from"
+
+
+def test_a_defaults_file_with_minio_settings_next_to_the_output_drops_the_minio_warning(tmp_path: Path) -> None:
+    """As for the gateway: the setup phase gets the defaults file's env, so the S3 Experiment reaches that MinIO."""
+    plain, configured = tmp_path / "plain", tmp_path / "configured"
+    plain.mkdir()
+    configured.mkdir()
+    (configured / "testbench-defaults.yaml").write_text(
+        "apiVersion: testbench.agentic-layer.ai/v1alpha1\nkind: RenderDefaults\nmetadata: {name: d}\n"
+        "spec:\n  env:\n    - {name: MINIO_ENDPOINT, value: 'http://minio.storage:9000'}\n", encoding="utf-8")
+    for directory, warned in ((plain, True), (configured, False)):
+        result = cli(*BASE, "--from", "orloj", TRIAGE, "--dataset-out", str(directory / "d.json"), "--s3-bucket",
+                     "datasets", "--output-file", str(directory / "e.yaml"))
+        assert result.exit_code == 0, result.stderr
+        assert ("semantic/s3-default-minio" in result.stderr) is warned, (directory, result.stderr)
+    on_stdout = cli(*BASE, "--from", "orloj", TRIAGE, "--dataset-out", str(plain / "f.json"), "--s3-bucket", "d1")
+    assert "semantic/s3-default-minio" not in on_stdout.stderr, "destination unknown: left to validate and render"

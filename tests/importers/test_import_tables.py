@@ -133,7 +133,9 @@ def test_json_records_jsonl_and_pandas_layouts() -> None:
 def test_json_experiment_file_is_refused_with_a_hint() -> None:
     with pytest.raises(ImportInputError) as err:
         import_dataset("json", ["json/experiment.json"], ImportOptions(name="x", agent="a"))
-    assert err.value.message.startswith("is already a Testbench experiment file")
+    assert err.value.message.startswith("is already a Testbench dataset file (it has scenarios): check it with "
+                                        "kubectl testbench dataset validate json/experiment.json, upload it with "
+                                        "kubectl testbench dataset push")
 
 
 def _write_parquet(path: Path) -> None:

@@ -16,7 +16,8 @@ from tests.conftest import ROOT
 
 PACKAGE = ROOT / "kubectl_testbench"
 REGISTRY = PACKAGE / "rules"
-RULE_ID = re.compile(r"(?:input|yaml|kind|schema|metadata|cel|semantic|render|validate|krm|argocd|suppression)"
+RULE_ID = re.compile(r"(?:input|yaml|kind|schema|metadata|cel|semantic|render|validate|krm|argocd|suppression|"
+                     r"dataset)"
                      r"/[a-z0-9]+(?:-[a-z0-9]+)*")
 
 ID_SHAPE = re.compile(r"[a-z]+/[a-z0-9]+(?:-[a-z0-9]+)*")

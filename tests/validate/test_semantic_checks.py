@@ -117,13 +117,45 @@ def test_dataset_url_names_a_json_file(url: str, rule: str, message: str, hint: 
 def test_s3_bucket_names(bucket: str, ok: bool) -> None:
     expected = [] if ok else [("semantic/s3-bucket", "spec.dataset.s3.bucket", f'Invalid value: "{bucket}": {BUCKET}',
                                "", None)]
-    assert seen(with_dataset(s3={"bucket": bucket, "key": "k.json"})) == expected
+    assert without_minio(seen(with_dataset(s3={"bucket": bucket, "key": "k.json"}))) == expected
+
+
+def without_minio(found: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The findings but the MinIO settings' warning, which every S3 dataset without env gets (tested below)."""
+    return [f for f in found if f[0] != "semantic/s3-default-minio"]
 
 
 def test_s3_key_names_a_json_file() -> None:
-    assert seen(with_dataset(s3={"bucket": "abc", "key": "d/k.yaml"})) == [
+    assert without_minio(seen(with_dataset(s3={"bucket": "abc", "key": "d/k.yaml"}))) == [
         ("semantic/dataset-format", "spec.dataset.s3.key", '"d/k.yaml" does not name a .json experiment file',
          FORMAT_HINT, None)]
+
+
+MINIO_WARNING = ("semantic/s3-default-minio", "spec.dataset.s3",
+                 "none of MINIO_ENDPOINT, MINIO_ROOT_USER, MINIO_ROOT_PASSWORD is set: the setup phase downloads the "
+                 "dataset from http://testkube-minio-service-testkube.testkube:9000 with the default credentials "
+                 "minio/minio123", "set MINIO_ENDPOINT (and MINIO_ROOT_USER/MINIO_ROOT_PASSWORD from a Secret) in "
+                 "spec.env, or in testbench-defaults.yaml's spec.env", None)
+
+
+@pytest.mark.parametrize(("env", "warned"), [
+    (None, True), ([], True), ([{"name": "OTHER", "value": "x"}], True),
+    ([{"name": "MINIO_ENDPOINT", "value": "http://m:9000"}], False),
+    ([{"name": "MINIO_ROOT_USER", "valueFrom": {"secretKeyRef": {"name": "s", "key": "u"}}}], False),
+    ([{"name": "MINIO_ROOT_PASSWORD", "value": ""}], False),
+    ("not a list", False), ([5], True)])
+def test_an_s3_dataset_needs_one_minio_setting(env: Any, warned: bool) -> None:
+    doc = with_dataset(s3={"bucket": "abc", "key": "k.json"})
+    if env is not None:
+        doc["spec"]["env"] = env
+    minio = [f for f in seen(doc) if f[0] == "semantic/s3-default-minio"]
+    assert minio == ([MINIO_WARNING] if warned else [])
+
+
+def test_an_inline_or_url_or_broken_s3_dataset_gets_no_minio_warning() -> None:
+    for source in ({"url": "https://e.com/x.json"}, {"s3": {"key": "k.json"}}, {"s3": "abc"}):
+        assert [f for f in seen(with_dataset(**source)) if f[0] == "semantic/s3-default-minio"] == []
+    assert [f for f in seen(base()) if f[0] == "semantic/s3-default-minio"] == []
 
 
 # --- inline size: 1 MiB per ConfigMap, a warning above 90 % ------------------------------------------------------

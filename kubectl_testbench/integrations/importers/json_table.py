@@ -41,8 +41,10 @@ def read_table(path: str, options: ImportOptions, collected: Collected) -> Table
         return _records(file, stem_of(path), data)
     if isinstance(data, dict):
         if "scenarios" in data:
-            raise ImportInputError(file, "is already a Testbench experiment file (it has scenarios): reference it "
-                                         "with spec.dataset.s3 or spec.dataset.url, or inline it, without import")
+            raise ImportInputError(file, "is already a Testbench dataset file (it has scenarios): check it with "
+                                         f"kubectl testbench dataset validate {file}, upload it with kubectl "
+                                         "testbench dataset push, and reference it with spec.dataset.s3 or "
+                                         "spec.dataset.url; nothing to import")
         if isinstance(data.get("columns"), list) and isinstance(data.get("data"), list):
             return _split(file, stem_of(path), data)
         if data and all(isinstance(v, dict) for v in data.values()):
