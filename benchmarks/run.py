@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,6 +58,24 @@ for path in open(sys.argv[1]).read().split("\\n"):
         with open(path, "rb") as handle:
             list(yaml.load_all(handle.read(), Loader=yaml.CSafeLoader))
 """
+
+FLOOR_WRITE_SCRIPT = """
+import os, sys, yaml
+os.makedirs(sys.argv[2])
+for path in open(sys.argv[1]).read().split("\\n"):
+    if path:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        list(yaml.load_all(data, Loader=yaml.CSafeLoader))
+        for suffix in ("a", "b"):  # render writes two files per Experiment (ConfigMap, TestWorkflow)
+            with open(os.path.join(sys.argv[2], os.path.basename(path) + suffix), "wb") as out:
+                out.write(data)
+"""
+"""The floor of ``render --output-dir``: the same load, and two new files of the input's size per input written
+into a new directory (what creating the files costs on this disk, apart from rendering them)."""
+IMPORT_OURS = "import kubectl_testbench.cli.main, kubectl_testbench.cli.validate, kubectl_testbench.validate.engine"
+"""What ``validate`` imports before it reads a file: with ``python -c pass`` and ``import yaml``, the split of a
+one-file run into interpreter start-up, PyYAML, our modules and the work."""
 
 
 @dataclass
@@ -132,13 +151,13 @@ def peer(files: list[Path]) -> list[str] | None:
     return [exe, "--schemafile", str(SCHEMA), *map(str, files)] if exe else None
 
 
-def floor_load(files: list[Path], work: Path) -> list[str]:
+def floor_load(files: list[Path], work: Path, script: str = FLOOR_SCRIPT, *args: str) -> list[str]:
     listing = work / f"files-{len(files)}.txt"
     listing.write_text("\n".join(map(str, files)))
-    return [PY, "-c", FLOOR_SCRIPT, str(listing)]
+    return [PY, "-c", script, str(listing), *args]
 
 
-def machine(go_peers: list[peers.GoPeer] = ()) -> str:  # type: ignore[assignment]
+def machine(go_peers: Sequence[peers.GoPeer] = ()) -> str:
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -201,7 +220,12 @@ def main() -> int:
             target = str(files[0] if n == 1 else files[0].parent)
             cases = [Case(f"floor {n}", floor_load(files, work), "CSafeLoader load", n)]
             if n == 1:
-                cases.insert(0, Case("startup floor", [PY, "-c", "pass"], "python -c pass", 0))
+                cases[:0] = [Case("startup floor", [PY, "-c", "pass"], "python -c pass", 0),
+                             Case("import yaml floor", [PY, "-c", "import yaml"], "python -c 'import yaml'", 0),
+                             Case("import ours floor", [PY, "-c", IMPORT_OURS], "import validate's modules", 0)]
+            out_floor = work / f"floor-written-{n}"
+            cases.append(Case(f"floor-write {n}", floor_load(files, work, FLOOR_WRITE_SCRIPT, str(out_floor)),
+                              "CSafeLoader load + write 2 files each", n, fresh=out_floor))
             cmd = peer(files)
             if cmd:
                 cases.append(Case(f"peer {n}", cmd, "check-jsonschema", n, "cold"))
@@ -329,7 +353,10 @@ def format_report(r: dict[str, Measure], big_steps: int, repeats: int, quick: bo
              "corpus round-robin; peak RSS of the largest process. Cold = a new empty XDG_CACHE_HOME for every "
              "process (a fresh CI runner); warm = a cache directory filled by one untimed run first (kubeconform "
              "and kubectl-validate keep no cache of local schemas: their cold and warm rows differ by noise only). "
-             "Floor = loading the same files with PyYAML's CSafeLoader in one process; peer = check-jsonschema with "
+             "Floor = loading the same files with PyYAML's CSafeLoader in one process (+ write 2 files each: the "
+             "same, and two new files of each input's size written into a new directory, render's I/O); `python -c "
+             "'import yaml'` and `import validate's modules` split a one-file run into start-up, PyYAML, our "
+             "modules and the work; peer = check-jsonschema with "
              "the committed JSON Schema (schema only); kubeconform = `-strict` with `kubectl testbench schema` "
              "through `-schema-location`; kubectl-validate = the API server's validation with `kubectl testbench "
              "crd` through `--local-crds`. vs kubeconform, vs kubectl-validate: our time over theirs on the same "
@@ -355,6 +382,7 @@ def format_report(r: dict[str, Measure], big_steps: int, repeats: int, quick: bo
         per = f"{m.median / m.files * 1000:.2f}" if m.files else "-"
         lines.append(f"| {m.name} | {m.cache} | {m.files or '-'} | {m.median:.3f} | {per} | {m.peak_kib / 1024:.0f} | "
                      f"{_fmt(vs_peer)} | {_fmt(vs_floor)} | {_fmt(vs_kc)} | {_fmt(vs_kv)} | {found} |")
+    lines += one_file_split(r)
     lines += ["", "## Caught: held invalid files each tool flags", "",
               "One process per file; a file counts as caught when the tool exits non-zero on it. Negative corpus: "
               "tests/validate/corpus, the cases whose rule is an error (a warning passes validation, as it should); "
@@ -369,6 +397,29 @@ def format_report(r: dict[str, Measure], big_steps: int, repeats: int, quick: bo
         ok = value is not None and (value <= bound if op == "≤" else value >= bound)
         lines.append(f"| {label} | {_fmt(value)} (target {op} {bound:g}) | {'yes' if ok else 'NO'} |")
     return "\n".join(lines) + "\n"
+
+
+def one_file_split(r: dict[str, Measure]) -> list[str]:
+    """Where a cold one-file ``validate`` spends its time, from this run's floors: the part no Python validator
+    that reads YAML with PyYAML avoids, next to the Go peers' whole runs."""
+    parts = [("interpreter start-up (python -c pass)", r.get("startup floor"), None),
+             ("PyYAML's import", r.get("import yaml floor"), r.get("startup floor")),
+             ("our modules' import (click, the engine)", r.get("import ours floor"), r.get("import yaml floor")),
+             ("reading and checking the file, compiled schema, report", r.get("validate cold 1"),
+              r.get("import ours floor"))]
+    if any(m is None for _, m, _ in parts):
+        return []
+    lines = ["", "## Where a cold one-file validate goes", "",
+             "Differences of medians of this run (start-up and imports are what `python -c` of them costs); the Go "
+             "peers' whole runs below. No run of a Python program that imports PyYAML is shorter than the first two "
+             "rows together.", "", "| part | median s |", "|---|---:|"]
+    for label, m, before in parts:
+        assert m is not None
+        lines.append(f"| {label} | {m.median - (before.median if before else 0):.3f} |")
+    for peer in ("kubeconform", "kubectl-validate"):
+        if (m := r.get(f"{peer} cold 1")) is not None:
+            lines.append(f"| {peer}, whole run | {m.median:.3f} |")
+    return lines
 
 
 def peer_targets(r: dict[str, Measure]) -> list[tuple[str, str, str, str, float, str]]:
@@ -400,6 +451,10 @@ TARGETS = [  # label, time or memory, case a, case b, bound on a/b, comparison
      3.0, "≤"),
     ("render 2,000 Experiments to a directory within 6× of the floor (warm)", "time", "render warm 2000",
      "floor 2000", 6.0, "≤"),
+    ("render 2,000 Experiments to a new directory within 3× of the floor (cold)", "time", "render cold 2000",
+     "floor 2000", 3.0, "≤"),
+    ("render 10,000 Experiments: warm no slower than cold (same new directory each run)", "time",
+     "render warm 10000", "render cold 10000", 1.1, "≤"),
     ("validate time for 10,000 files ≤ 5.5× the time for 2,000 (warm)", "time", "validate warm 10000",
      "validate warm 2000", 5.5, "≤"),
     ("fix --check 2,000 files (nothing to fix) within 3× of validate (warm)", "time", "fix-check warm 2000",

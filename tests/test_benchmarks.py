@@ -33,12 +33,15 @@ def test_benchmark_quick_mode_prints_the_table(tmp_path: Path) -> None:
     for row in ("| python -c pass |", "| CSafeLoader load | - | 100 |", "| check-jsonschema | cold | 100 |",
                 "| validate (1000 steps) | warm | 1 |", "| validate (JSON) | warm | 100 |",
                 "| validate (1000 steps, JSON) | warm | 1 |", "| fix --check (10% fixable) | warm | 100 |",
-                "| validate (10% fixable) | warm | 100 |", "| render --output-dir again (unchanged) | warm | 100 |"):
+                "| validate (10% fixable) | warm | 100 |", "| render --output-dir again (unchanged) | warm | 100 |",
+                "| python -c 'import yaml' | - | - |", "| import validate's modules | - | - |",
+                "| CSafeLoader load + write 2 files each | - | 100 |"):
         assert row in out, row
     for cache in ("cold", "warm"):
         for row in ("| validate | {} | 1 |", "| validate | {} | 100 |", "| render --output-dir | {} | 1 |",
                     "| render --output-dir | {} | 100 |", "| validate -j 1 | {} | 100 |", "| fix --check | {} | 100 |"):
             assert row.format(cache) in out, row.format(cache)
+    assert "| interpreter start-up (python -c pass) |" in out and "| our modules' import (click, the engine) |" in out
     _assert_go_peers(out, built)
     _assert_caught(out)
     assert (tmp_path / "n100" / "exp-00099.yaml").exists()
