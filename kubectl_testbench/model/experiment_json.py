@@ -142,7 +142,7 @@ def _encode(value: Any, depth: int, out: list[str]) -> None:
     floats."""
     if isinstance(value, str):
         out.append(encode_basestring(value))  # what json.dumps(value, ensure_ascii=False) returns, without its
-        # per-call encoder object (a third of render's time went there)
+        # per-call encoder object (a quarter of rendering's profile went there)
     elif isinstance(value, dict):
         _members([(encode_basestring(key) + ": ", item) for key, item in value.items()], "{}", depth, out)
     elif isinstance(value, list):
