@@ -127,3 +127,14 @@ def safe_log_line(line: str) -> str:
 def is_log_command(line: str) -> bool:
     """Whether GitHub's runner would read ``line`` (one log line) as a workflow command of either form."""
     return line.lstrip().startswith("::") or LEGACY_COMMAND in line
+
+
+_COMMAND_LINE_START = re.compile(r"^[^\S\n]*::", re.MULTILINE)
+"""A line whose first non-whitespace characters are ``::``. The class "whitespace but not a line feed" is exactly
+what ``str.lstrip()`` removes (both use Unicode's whitespace), and only a line feed ends a line here."""
+
+
+def has_log_command(text: str) -> bool:
+    """Whether any line of ``text`` (split at line feeds) is a workflow command: the same answer as
+    :func:`is_log_command` on every line, in two scans in C (long multi-line values are rendered as blocks)."""
+    return LEGACY_COMMAND in text or _COMMAND_LINE_START.search(text) is not None

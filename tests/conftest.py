@@ -14,7 +14,10 @@ from click.testing import CliRunner, Result
 
 # Tests never read or write the user's cache (CEL outcomes, parser tables): one private dir per run.
 # The one exception is the phase environments (a minute to build, keyed by their contents): see phase_cache_dir.
-USER_CACHE_HOME = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+from tests.tool_cache import USER_CACHE_HOME as USER_CACHE_HOME  # read before the next line changes it
+from tests.tool_cache import phase_cache_dir as phase_cache_dir
+from tests.tool_cache import tool_cache_dir as tool_cache_dir
+
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="kubectl-testbench-tests-cache-")
 
 
@@ -71,18 +74,6 @@ EXAMPLES = ROOT / "examples"
 REFERENCE = Path(os.environ.get("TESTBENCH_REFERENCE", ROOT.parent / "shared" / "reference"))
 UPSTREAM = REFERENCE / "testbench-upstream"
 TESTKUBE_CRDS = REFERENCE / "testkube-crds"
-
-
-def phase_cache_dir() -> Path:
-    """Where the tests keep phase virtualenvs: $KUBECTL_TESTBENCH_CACHE_DIR, else the user's own cache, shared
-    with ``run --local`` (the key covers everything that changes an environment, so sharing is safe)."""
-    return Path(os.environ.get("KUBECTL_TESTBENCH_CACHE_DIR") or USER_CACHE_HOME / "kubectl-testbench" / "envs")
-
-
-def tool_cache_dir(name: str) -> Path:
-    """Where the tests keep a tool they install on first use (npm packages, other PyYAML versions): beside the
-    phase environments in the user's own cache, so a second run starts at once."""
-    return phase_cache_dir().parent / name
 
 
 REFERENCE_SKIP = "reference data not found at"

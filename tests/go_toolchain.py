@@ -24,6 +24,13 @@ NO_GO = ("the Go toolchain is not installed (`go` is not on PATH; install Go >= 
 KUSTOMIZE = ("sigs.k8s.io/kustomize/kustomize/v5", "v5.7.1", "kustomize")
 """A kustomize whose ``build`` has ``--enable-exec`` (kubectl's built-in one does not)."""
 
+KUBECONFORM = ("github.com/yannh/kubeconform/cmd/kubeconform", "v0.8.0", "kubeconform")
+"""The schema-only Kubernetes validator CI pipelines use most: a peer in ``benchmarks/run.py``."""
+
+KUBECTL_VALIDATE = ("sigs.k8s.io/kubectl-validate", "v0.0.4", "kubectl-validate")
+"""The API server's own validation code run locally (CRDs from files): a peer in ``benchmarks/run.py``. v0.0.4 is
+the only tagged version the module proxy serves."""
+
 
 def go_binary() -> str | None:
     """The ``go`` command on PATH, or None."""
@@ -33,8 +40,7 @@ def go_binary() -> str | None:
 @cache
 def go_tool(module: str, version: str, binary: str) -> Path | str:
     """The built ``binary`` of ``module@version``, or why it cannot be had here (the caller skips with it)."""
-    from tests.conftest import USER_CACHE_HOME, tool_cache_dir
-    from tests.tool_cache import install_once
+    from tests.tool_cache import USER_CACHE_HOME, install_once, tool_cache_dir
 
     go = go_binary()
     if go is None:
@@ -55,7 +61,7 @@ def go_tool(module: str, version: str, binary: str) -> Path | str:
 def build_stdlib_program(source: Path, out: Path, binary: str) -> Path:
     """``go build`` of a program in ``source`` that needs only Go's standard library (no module download, so
     no go.mod needed): the binary at ``out/binary``. The caller has checked :func:`go_binary`."""
-    from tests.conftest import USER_CACHE_HOME
+    from tests.tool_cache import USER_CACHE_HOME
 
     go = go_binary()
     assert go is not None, NO_GO

@@ -13,6 +13,7 @@ from kubectl_testbench.safe_text import (
     display_path,
     escape_controls,
     escape_unprintable,
+    has_log_command,
     is_log_command,
     json_log_safe,
     markdown_text,
@@ -87,3 +88,20 @@ def test_escaping_twice_changes_nothing(text: str) -> None:
 def test_markdown_text_stays_in_its_cell_and_adds_no_markup() -> None:
     assert markdown_text("a|b <i>&amp;\n##[x]") == "a\\|b &lt;i&gt;&amp;amp;\\n##\\x5bx]"
     assert markdown_text("plain text") == "plain text"
+
+
+lines_of_whitespace = st.lists(st.sampled_from(["::", ":", "##[", "#", "[", "\n", " ", "\t", "\x0b", "\x85", "\u3000",
+                                                "\u2028", "\r", "a"]), max_size=12).map("".join)
+
+
+@given(lines_of_whitespace)
+def test_has_log_command_answers_as_is_log_command_on_every_line(text: str) -> None:
+    """The one-scan form render uses on long values (issue 34) says what the per-line form says."""
+    assert has_log_command(text) == any(is_log_command(line) for line in text.split("\n"))
+
+
+def test_has_log_command_examples() -> None:
+    assert has_log_command("a\n \u3000::error::x")  # Unicode whitespace before "::", as lstrip() removes
+    assert has_log_command("a\nb ##[group]")
+    assert not has_log_command("a::b\n\u2028")
+    assert not has_log_command("a\u2028::b")  # U+2028 is whitespace to lstrip, but ends no line of the split

@@ -288,20 +288,47 @@ class Staging:
             raise OutputDirError(f"cannot write to {self.target.parent}: {err.strerror or err}") from None
         self.names: list[str] = []
         self.digests: dict[str, str] = {}
+        self.unchanged: set[str] = set()
+        """Our files whose bytes this run writes again: linked from the old version (:meth:`_keep_unchanged`)."""
 
     def add(self, name: str, text: str) -> None:
         if not name or name != os.path.basename(name) or name in (".", ".."):
             raise OutputDirError(f"not a plain file name: {name!r}")
         refuse_overwrite(self.found, self.target, name, self.header)
+        data = text.encode("utf-8")
         try:
-            with open(self.path / name, "wb") as handle:
-                handle.write(text.encode("utf-8"))
+            if not self._keep_unchanged(name, data):
+                with open(self.path / name, "wb") as handle:
+                    handle.write(data)
         except OSError as err:
             raise OutputDirError(f"cannot write {self.target}: {err.strerror or err}") from None
         self.names.append(name)
         checksum = digest(name, text)
         if checksum is not None:
             self.digests[name] = checksum
+
+    def _keep_unchanged(self, name: str, data: bytes) -> bool:
+        """Our file of the same bytes is hard-linked into the new version instead of written again: regenerating
+        a directory of thousands of unchanged files then costs a link each, not a new file's blocks and journal
+        (render over its own output was several times slower than into a new directory). Anything but our regular
+        file, as first seen, with exactly these bytes, is written as usual; a change made to it after this check
+        stops the swap (:meth:`_refuse_changes_made_meanwhile`)."""
+        old = self.owned.get(name)
+        seen = self.found.seen or {}
+        if old is None or name not in seen:
+            return False
+        try:
+            st = os.lstat(old)
+            if not stat.S_ISREG(st.st_mode) or _fingerprint(st) != seen[name] or st.st_size != len(data):
+                return False
+            with open(old, "rb") as handle:
+                if handle.read(len(data) + 1) != data:
+                    return False
+            os.link(old, self.path / name, follow_symlinks=False)
+        except (OSError, NotImplementedError):
+            return False  # gone meanwhile, unreadable, or a file system without hard links: written as usual
+        self.unchanged.add(name)
+        return True
 
     def commit(self, kustomization_text: str | None) -> Changes:
         """Add kustomization.yaml (with the record of our JSON files), carry over the user's files, check nothing
@@ -314,7 +341,7 @@ class Staging:
             old = self.owned.get(name)
             if old is None:
                 changes.added.append(name)
-            elif old.read_bytes() != (self.path / name).read_bytes():
+            elif name not in self.unchanged and old.read_bytes() != (self.path / name).read_bytes():
                 changes.changed.append(name)
         changes.removed = sorted(set(self.owned) - set(self.names))
         try:

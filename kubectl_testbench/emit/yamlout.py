@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from kubectl_testbench.safe_text import is_log_command
+from kubectl_testbench.safe_text import has_log_command
 
 # Plain scalars we write: start with a letter, digit, '/' or '_' ... and contain nothing that YAML
 # treats specially in block context. Anything else is double-quoted.
@@ -39,6 +39,9 @@ _UNSAFE_CHARS = re.compile("[^\t\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U
 _ESCAPES = {"\0": "\\0", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f",
             "\r": "\\r", "\x1b": "\\e", '"': '\\"', "\\": "\\\\", "\x85": "\\N", "\u2028": "\\L",
             "\u2029": "\\P", "\xa0": "\\_"}
+_BLANK_LINE_WITH_TRAILING_SPACE = re.compile(r"^[^\S\n]*[ \t]$", re.MULTILINE)
+"""A line of only whitespace (``not line.strip()``) that ends in a space or tab: a literal block cannot keep it
+exactly."""
 _DQ_NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\ufeff\ufffe\uffff]|(?<=##)\\[')
 """What a double-quoted scalar escapes: what YAML cannot carry raw, and the ``[`` of a ``##[`` workflow command."""
 
@@ -109,9 +112,9 @@ def _block_literal(value: str) -> str | None:
         return None
     body = value.rstrip("\n")
     trailing = len(value) - len(body)
-    if trailing > 1 or any(line != line.rstrip(" \t") and not line.strip() for line in body.split("\n")):
+    if trailing > 1 or _BLANK_LINE_WITH_TRAILING_SPACE.search(body):
         return None
-    if any(is_log_command(line) for line in body.split("\n")):
+    if has_log_command(body):
         return None  # a line of its own starting with "::", or holding "##[", is a workflow command in a CI log
     return "|" if trailing == 1 else "|-"
 

@@ -120,3 +120,44 @@ def test_an_aborted_run_leaves_nothing_even_after_a_read_only_mode_was_set(tmp_p
                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "['out']\n"
+
+
+def test_unchanged_files_are_linked_from_the_old_version_and_changed_ones_written(tmp_path: Path) -> None:
+    """Regenerating a directory (issue 34): a file of ours with the same bytes keeps its inode (a hard link, not a
+    new file's blocks), a changed one is written anew, and the directory reads as if every file had been written."""
+    out = tmp_path / "out"
+    directory.write(out, FILES, HEADER_LINE)
+    inode = {name: os.stat(out / name).st_ino for name in FILES}
+    second = directory.write(out, {**FILES, "b.json": '{"kind": "B2"}\n'}, HEADER_LINE)
+    assert (second.added, second.changed, second.removed) == ([], ["b.json", "kustomization.yaml"], [])
+    assert os.stat(out / "a.json").st_ino == inode["a.json"]
+    assert os.stat(out / "b.json").st_ino != inode["b.json"] and (out / "b.json").read_text() == '{"kind": "B2"}\n'
+    assert os.stat(out / "a.json").st_nlink == 1  # the old version is gone: no second name left behind
+    assert _names(out) == ["a.json", "b.json", "kustomization.yaml"]
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def test_a_file_edited_to_the_same_size_is_compared_by_its_bytes(tmp_path: Path) -> None:
+    """Same size, other bytes (an edit the record cannot see for a YAML file): written anew, never linked."""
+    out = tmp_path / "out"
+    files = {"a.yaml": directory.with_header("kind: A\n"), "kustomization.yaml": directory.kustomization(["a.yaml"])}
+    directory.write(out, files)
+    inode = os.stat(out / "a.yaml").st_ino
+    new = {**files, "a.yaml": directory.with_header("kind: B\n")}
+    assert directory.write(out, new).changed == ["a.yaml"]
+    assert os.stat(out / "a.yaml").st_ino != inode and (out / "a.yaml").read_text() == new["a.yaml"]
+
+
+def test_a_file_unchanged_in_bytes_but_touched_since_the_scan_is_written_not_linked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The link is only for our file as first seen: one replaced after the scan is left alone, and the run stops."""
+    out = tmp_path / "out"
+    directory.write(out, FILES, HEADER_LINE)
+    staging = directory.Staging(out, HEADER_LINE)
+    (out / "a.json").unlink()
+    (out / "a.json").write_text(FILES["a.json"])  # same bytes, another file
+    staging.add("a.json", FILES["a.json"])
+    assert "a.json" not in staging.unchanged
+    with pytest.raises(directory.OutputDirError, match="changed while"):
+        staging.commit(FILES["kustomization.yaml"])
+    assert (out / "a.json").read_text() == FILES["a.json"]

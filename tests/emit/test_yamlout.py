@@ -108,5 +108,23 @@ def test_values_without_the_prefix_are_written_byte_for_byte_as_without_the_defe
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(yamlout, "_DQ_NEEDS_ESCAPE", re.compile(yamlout._DQ_NEEDS_ESCAPE.pattern.removesuffix(
             "|(?<=##)\\[")))
-        patch.setattr(yamlout, "is_log_command", lambda line: line.lstrip().startswith("::"))
+        patch.setattr(yamlout, "has_log_command", lambda text: any(line.lstrip().startswith("::")
+                                                                    for line in text.split("\n")))
         assert dump({"v": value}) == text
+
+
+blocks = st.lists(st.sampled_from(["\n", " ", "\t", "\u3000", "\xa0", "a", "::", "##["]), min_size=1, max_size=10).map(
+    lambda parts: "x" + "".join(parts))
+
+
+@given(blocks)
+def test_literal_block_only_where_every_line_is_kept(text: str) -> None:
+    """A multi-line string is a ``|`` block unless a line of it is whitespace ending in a space or tab, or a
+    workflow command (the one-scan checks of issue 34 decide as the per-line ones did); either way it reads back."""
+    body = text.rstrip("\n")
+    per_line = (len(text) - len(body) > 1
+                or any(line != line.rstrip(" \t") and not line.strip() for line in body.split("\n"))
+                or any(line.lstrip().startswith("::") or "##[" in line for line in body.split("\n")))
+    out = dump({"k": text})
+    assert out.startswith("k: |") == ("\n" in text and not per_line), out
+    assert yaml.safe_load(out) == {"k": text}
