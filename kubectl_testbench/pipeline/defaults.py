@@ -4,7 +4,12 @@ the setup phase's MinIO settings (then ``semantic/s3-default-minio`` does not ap
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kubectl_testbench.load.sources import Source
+
+if TYPE_CHECKING:
+    from kubectl_testbench.render.settings import Defaults
 
 
 def defaults_path(source: Source, defaults_file: str | None, discover_defaults: bool = True) -> str | None:
@@ -34,26 +39,25 @@ def _configured(path: str) -> str | None:
 def names_gateway(source: Source, defaults_file: str | None = None, discover_defaults: bool = True) -> bool:
     """The RenderDefaults that render would use for ``source`` names a default AI gateway (an unreadable or
     invalid file names none: render reports it). ``defaults_file``/``discover_defaults``: as in ``Inputs``."""
-    from kubectl_testbench.render.defaults_file import DefaultsError, load_defaults
-
-    path = defaults_path(source, defaults_file, discover_defaults)
-    if path is None:
-        return False
-    try:
-        return load_defaults(path).names_gateway
-    except DefaultsError:
-        return False
+    found = _defaults_for(source, defaults_file, discover_defaults)
+    return found is not None and found.names_gateway
 
 
 def sets_minio(source: Source, defaults_file: str | None = None, discover_defaults: bool = True) -> bool:
     """The RenderDefaults that render would use for ``source`` sets MINIO_ENDPOINT, MINIO_ROOT_USER or
     MINIO_ROOT_PASSWORD in its env (an unreadable or invalid file sets none: render reports it)."""
+    found = _defaults_for(source, defaults_file, discover_defaults)
+    return found is not None and found.sets_minio
+
+
+def _defaults_for(source: Source, defaults_file: str | None, discover_defaults: bool) -> Defaults | None:
+    """The RenderDefaults render would use for ``source``, or None (none, or one it cannot read)."""
     from kubectl_testbench.render.defaults_file import DefaultsError, load_defaults
 
     path = defaults_path(source, defaults_file, discover_defaults)
     if path is None:
-        return False
+        return None
     try:
-        return load_defaults(path).sets_minio
+        return load_defaults(path)
     except DefaultsError:
-        return False
+        return None

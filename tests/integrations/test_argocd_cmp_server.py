@@ -29,20 +29,9 @@ from tests.go_toolchain import KUSTOMIZE, NO_GO, go_binary, go_tool
 from tests.integrations import cmp_server
 from tests.integrations.cmp_server import PLUGIN, Server
 from tests.integrations.helpers import console_script
+from tests.integrations.test_argocd import NO_NAMESPACE
 
-SMOKE = """\
-apiVersion: testbench.agentic-layer.ai/v1alpha1
-kind: Experiment
-metadata:
-  name: smoke
-spec:
-  agentRef:
-    name: shop-agent
-  aiGatewayRef:
-    name: gateway
-  dataset:
-    url: https://datasets.example.com/smoke/experiment.json
-"""
+SMOKE = NO_NAMESPACE  # an Experiment that names no namespace: ARGOCD_APP_NAMESPACE decides
 SECRET = """\
 apiVersion: v1
 kind: Secret
