@@ -7,6 +7,7 @@ URL templates and references are checked by ``render/defaults_file.py``, duplica
 
 from __future__ import annotations
 
+from kubectl_testbench.model.constants import DEFAULT_JUDGE_MODEL
 from kubectl_testbench.rules.rule import Rule, Severity
 
 _CHECKS = "kubectl_testbench.validate.semantic"
@@ -143,7 +144,7 @@ SEMANTIC_NO_JUDGE_MODEL = Rule(
     "refuses an empty one, so nothing scores.",
     "The evaluate phase builds every metric with the judge model, even metrics that never ask the judge, and "
     "ragas refuses an empty model. Without llmAsAJudgeModel no metric scores at all.",
-    hint="set spec.dataset.inline.llmAsAJudgeModel to a model the AI gateway serves (e.g. gpt-4o-mini)",
+    hint=f"set spec.dataset.inline.llmAsAJudgeModel to a model the AI gateway serves (e.g. {DEFAULT_JUDGE_MODEL})",
     check=f"{_CHECKS}:metrics",
 )
 SEMANTIC_METRIC_REFERENCE = Rule(
