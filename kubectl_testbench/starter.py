@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubectl_testbench.model.constants import API_VERSION, KIND
+from kubectl_testbench.model.constants import API_VERSION, DEFAULT_JUDGE_MODEL, KIND
 
+DEFAULT_BUCKET = "datasets"
+"""The bucket of ``init --dataset s3`` without ``--s3-bucket``."""
 SCHEMA_COMMENT = "# yaml-language-server: $schema=https://agentic-layer.github.io/kubectl-testbench/schemas/experiment.schema.json\n"
 
 
 def starter(name: str, agent: str, *, namespace: str | None = None, agent_namespace: str | None = None,
             dataset: str = "inline", gateway: str | None = None, gateway_namespace: str | None = None,
-            schedule: str | None = None, timezone: str | None = None, trigger: bool = False) -> dict[str, Any]:
-    """The Experiment as data, in the field order people read it (metadata, agent, dataset, ...)."""
+            schedule: str | None = None, timezone: str | None = None, trigger: bool = False,
+            s3_bucket: str | None = None, s3_key: str | None = None) -> dict[str, Any]:
+    """The Experiment as data, in the field order people read it (metadata, agent, dataset, ...).
+
+    ``s3_bucket``/``s3_key``: where an S3 dataset lives (default: bucket ``datasets``, key ``NAME/experiment.json``,
+    the layout ``import --dataset-out`` suggests)."""
     metadata: dict[str, Any] = {"name": name}
     if namespace:
         metadata["namespace"] = namespace
@@ -22,12 +28,13 @@ def starter(name: str, agent: str, *, namespace: str | None = None, agent_namesp
     if gateway:
         spec["aiGatewayRef"] = {"name": gateway, **({"namespace": gateway_namespace} if gateway_namespace else {})}
     if dataset == "s3":
-        spec["dataset"] = {"s3": {"bucket": "datasets", "key": f"{name}/experiment.json"}}
+        spec["dataset"] = {"s3": {"bucket": s3_bucket if s3_bucket is not None else DEFAULT_BUCKET,
+                                   "key": s3_key if s3_key is not None else f"{name}/experiment.json"}}
     elif dataset == "url":
         spec["dataset"] = {"url": f"https://example.com/datasets/{name}/experiment.json"}
     else:
         spec["dataset"] = {"inline": {
-            "llmAsAJudgeModel": "gemini-2.5-flash-lite",
+            "llmAsAJudgeModel": DEFAULT_JUDGE_MODEL,
             "defaultThreshold": 0.8,
             "scenarios": [{
                 "name": "Greets the user",
