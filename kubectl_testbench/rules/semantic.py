@@ -233,7 +233,8 @@ SEMANTIC_DUPLICATE_EXPERIMENT = Rule(
     "silently replaces the other.",
     "Each file validates on its own, so a copy of an Experiment in a second file passes every per-file check. "
     "Applied together, the later copy silently replaces the earlier one, and render generates the same objects "
-    "twice. This check runs once over the whole input.",
+    "twice. This check runs once over the whole input and reports every copy, the first one too, each naming "
+    "another: either may be the one to rename or delete.",
     hint="keep one definition, or rename one of them",
     check="kubectl_testbench.validate.duplicates:find_clashes",
 )
