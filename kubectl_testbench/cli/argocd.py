@@ -100,10 +100,13 @@ def generate(max_file_mib: int, max_depth: int, max_nodes: int) -> None:
     click.echo(app.stream(), nl=False)
     origin = ", ".join(f"{k} from {v}" for k, v in settings.sources.items())
     built = f"; built with {', '.join(app.built)}" if app.built else ""
+    namespaces = app.experiment_namespaces(settings.flags.namespace)
+    placed = (f"Experiments in namespace{'s' if len(namespaces) > 1 else ''} {', '.join(namespaces)}" if namespaces
+              else f"namespace {settings.flags.namespace}")
     click.echo(escape_controls(
         f"kubectl-testbench: {settings.app_name or 'application'}: {len(app.documents)} objects ({app.compiled} "
         f"compiled from {counts.experiments} Experiments, {app.passed_through} passed through) in {where} "
-        f"(namespace {settings.flags.namespace}{built}{'; ' + origin if origin else ''})"), err=True)
+        f"({placed}{built}{'; ' + origin if origin else ''})"), err=True)
 
 
 @argocd.command()

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from kubectl_testbench.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail, limits_from, limits_options
+from kubectl_testbench.model.constants import DEFAULT_JUDGE_MODEL
 from kubectl_testbench.rules.semantic import SEMANTIC_INLINE_SIZE, SEMANTIC_INLINE_SIZE_NEAR, SEMANTIC_METRIC_REFERENCE
 from kubectl_testbench.words import plural
 
@@ -38,7 +39,8 @@ _INLINE_ONLY = frozenset({SEMANTIC_INLINE_SIZE.id, SEMANTIC_INLINE_SIZE_NEAR.id}
 @click.option("--gateway", default=None, help="AiGateway for the LLM judge (spec.aiGatewayRef.name).")
 @click.option("--gateway-namespace", default=None, help="Namespace of the AiGateway.")
 @click.option("--judge-model", default=None,
-              help="LLM judge model (llmAsAJudgeModel). Default: the source's judge model, else gemini-2.5-flash-lite.")
+              help=f"LLM judge model (llmAsAJudgeModel). Default: the source's judge model, else "
+                   f"{DEFAULT_JUDGE_MODEL}.")
 @click.option("--default-threshold", type=click.FloatRange(0, 1), default=None,
               help="defaultThreshold of the dataset (overrides the source's).")
 @click.option("--metric", "metrics", multiple=True, metavar="NAME[=THRESHOLD]",
@@ -147,12 +149,16 @@ def import_cmd(paths: tuple[str, ...], source_format: str, name: str, agent: str
         try:
             write_atomic(dataset_out, experiment_json(result.inline) + "\n")
         except OSError as err:
-            fail(f"cannot write {dataset_out}: {err.strerror or err}", EXIT_FINDINGS)
+            fail(f"cannot write {dataset_out}: {err.strerror or err}", EXIT_USAGE)
     emit(text, output_file)
     if as_json:
         click.echo(json_document(result, outcome="written", findings=finding_lines), err=True, nl=False)
     else:
         click.echo(f"imported {counted}", err=True)
+        if gateway is None and output_file is None:  # with a file, the semantic/no-gateway finding said it
+            from kubectl_testbench.cli.gateway_notice import no_gateway_notice
+
+            click.echo(no_gateway_notice(), err=True)
     return EXIT_OK
 
 
@@ -167,7 +173,12 @@ def _warning_line(warning: Any) -> str:
 
 def _check_destination(dataset_out: str | None, bucket: str | None, key: str | None, url: str | None,
                        output_file: str | None) -> str | None:
-    """Usage errors in the dataset destination options; the S3 key to use."""
+    """Usage errors in the destination options (a file in a directory that does not exist included: exit 2, as
+    a usage error, never 1, which means the imported Experiment is invalid); the S3 key to use."""
+    for flag, path in (("--output-file", output_file), ("--dataset-out", dataset_out)):
+        parent = os.path.dirname(path) if path is not None else ""
+        if parent and not os.path.isdir(parent):
+            fail(f"{flag} {path}: the directory {parent} does not exist (create it first)")
     if dataset_out is None:
         given = [flag for flag, value in (("--s3-bucket", bucket), ("--s3-key", key), ("--dataset-url", url))
                  if value is not None]
@@ -216,15 +227,10 @@ def _validate(inline: dict[str, Any], written: dict[str, Any], text: str, output
 
 def _gateway_known(output_file: str | None) -> bool:
     """Whether the Experiment will have an AI gateway where it lands: a testbench-defaults.yaml naming one next to
-    ``--output-file``. On stdout the destination is unknown, so the gateway check is left to validate/render."""
-    if output_file is None:
-        return True
-    import os
+    ``--output-file``. On stdout the destination is unknown: the finding is left out and a notice said instead."""
+    from kubectl_testbench.cli.gateway_notice import gateway_known
 
-    from kubectl_testbench.load.sources import Source
-    from kubectl_testbench.pipeline.defaults import names_gateway
-
-    return names_gateway(Source(output_file, root=os.path.dirname(os.path.abspath(output_file))))
+    return output_file is None or gateway_known(output_file)
 
 
 def _minio_known(output_file: str | None) -> bool:

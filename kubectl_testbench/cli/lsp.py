@@ -6,7 +6,11 @@ import sys
 
 import click
 
+from kubectl_testbench import __version__
 from kubectl_testbench.cli.common import fail, limits_from, limits_options
+
+RELEASE_ARCHIVE = f"https://github.com/agentic-layer/kubectl-testbench/archive/refs/tags/v{__version__}.tar.gz"
+"""What pip installs this version from: the package is not on PyPI (README.md's install command)."""
 
 
 @click.command()
@@ -25,8 +29,9 @@ def lsp(stdio: bool, debounce_ms: int, log_file: str | None, verbose: bool, max_
     """Run the language server: validate's findings, explain's docs, completion and fix's quick fixes in
     your editor, as you type (docs/editors.md shows the set-up for VS Code, Neovim, Helix and Zed).
 
-    It serves YAML and JSON documents that hold Experiments and ignores the rest. Needs the lsp extra:
-    pip install 'kubectl-testbench[lsp]'. Exit codes as LSP asks: 0 after shutdown and exit, 1 when the
+    It serves YAML and JSON documents that hold Experiments and ignores the rest. Needs the lsp extra
+    (kubectl-testbench is not on PyPI): pip install '.[lsp]' in a checkout, or the release archive as
+    docs/editors.md shows. Exit codes as LSP asks: 0 after shutdown and exit, 1 when the
     client went away without them, 2 when the lsp extra is missing.
     """
     del stdio
@@ -34,7 +39,8 @@ def lsp(stdio: bool, debounce_ms: int, log_file: str | None, verbose: bool, max_
         import lsprotocol  # noqa: F401
         import pygls  # noqa: F401
     except ImportError:
-        fail("kubectl testbench lsp needs the lsp extra (pygls): pip install 'kubectl-testbench[lsp]'")
+        fail(f"kubectl testbench lsp needs the lsp extra (pygls), and kubectl-testbench is not on PyPI: "
+             f"pip install 'kubectl-testbench[lsp] @ {RELEASE_ARCHIVE}' (in a checkout: pip install '.[lsp]')")
     from kubectl_testbench.lsp.check import Settings
     from kubectl_testbench.lsp.server import serve
 

@@ -104,6 +104,8 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, select: tuple[str, 
                 found[path] += (result.counts.experiments + result.counts.unreadable + result.counts.malformed
                                 + result.counts.invalid + result.counts.datasets)
         reporter.add(tally.clashes().diagnostics)
+        if only_testbench_files and not counts.files:  # a hook's batch of other tools' files: nothing to sum up,
+            reporter.quiet = True                     # and pre-commit prints each batch's output one after another
         reporter.close(counts)
     empty = [p for p, n in found.items() if n == 0 and not (only_testbench_files and not os.path.isdir(p))]
     for path in empty if fail_if_empty or not quiet else ():

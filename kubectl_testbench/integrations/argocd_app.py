@@ -94,6 +94,11 @@ class AppRender:
     def stream(self) -> str:
         return "---\n".join(d.text for d in self.documents)
 
+    def experiment_namespaces(self, default: str) -> list[str]:
+        """The namespaces the Experiments were compiled for: their own (a kustomization's ``namespace:`` sets
+        it), else ``default`` (the Application's destination), for the summary line."""
+        return sorted({i.namespace or default for i in self.tally.identities if not i.rendered_copy})
+
 
 Runner = Callable[[list[str], str, float | None], str]
 

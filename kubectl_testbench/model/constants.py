@@ -14,6 +14,9 @@ DEFAULT_NAMESPACE = "default"
 """Kubernetes' namespace of an object that names none, where no -n, kubeconfig or defaults file says otherwise."""
 DEFAULTS_KIND = "RenderDefaults"
 """The kind of a RenderDefaults document (model/defaults.py holds its pydantic model)."""
+DEFAULT_JUDGE_MODEL = "gemini-2.5-flash-lite"
+"""The LLM judge model ``init`` writes, ``import`` falls back to and the no-judge-model hint suggests: one
+name, so a hint never disagrees with the file a command wrote."""
 
 ANNOTATION_AGENT_URL = f"{GROUP}/agent-url"
 ANNOTATION_GATEWAY_URL = f"{GROUP}/ai-gateway-url"

@@ -140,7 +140,7 @@ class Trigger(KubeModel):
     concurrency_policy: Literal["Allow", "Forbid", "Replace"] | None = None
     """ConcurrencyPolicy defines how concurrent executions are handled"""
     enabled: bool | None = None
-    """Enabled controls whether the experiment runs automatically"""
+    """Enabled controls whether the experiment runs automatically: when true, the workflow re-runs on every rollout of the agent (each change to its Deployment, once the new pods are available), through a Testkube TestTrigger; a schedule, if set, runs as well."""
 
 
 class ExperimentSpec(KubeModel):

@@ -7,6 +7,7 @@ URL templates and references are checked by ``render/defaults_file.py``, duplica
 
 from __future__ import annotations
 
+from kubectl_testbench.model.constants import DEFAULT_JUDGE_MODEL
 from kubectl_testbench.rules.rule import Rule, Severity
 
 _CHECKS = "kubectl_testbench.validate.semantic"
@@ -143,7 +144,7 @@ SEMANTIC_NO_JUDGE_MODEL = Rule(
     "refuses an empty one, so nothing scores.",
     "The evaluate phase builds every metric with the judge model, even metrics that never ask the judge, and "
     "ragas refuses an empty model. Without llmAsAJudgeModel no metric scores at all.",
-    hint="set spec.dataset.inline.llmAsAJudgeModel to a model the AI gateway serves (e.g. gpt-4o-mini)",
+    hint=f"set spec.dataset.inline.llmAsAJudgeModel to a model the AI gateway serves (e.g. {DEFAULT_JUDGE_MODEL})",
     check=f"{_CHECKS}:metrics",
 )
 SEMANTIC_METRIC_REFERENCE = Rule(
@@ -243,7 +244,8 @@ SEMANTIC_DUPLICATE_EXPERIMENT = Rule(
     "silently replaces the other.",
     "Each file validates on its own, so a copy of an Experiment in a second file passes every per-file check. "
     "Applied together, the later copy silently replaces the earlier one, and render generates the same objects "
-    "twice. This check runs once over the whole input.",
+    "twice. This check runs once over the whole input and reports every copy, the first one too, each naming "
+    "another: either may be the one to rename or delete.",
     hint="keep one definition, or rename one of them",
     check="kubectl_testbench.validate.duplicates:find_clashes",
 )

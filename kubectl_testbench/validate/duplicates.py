@@ -2,7 +2,8 @@
 
 Each file validates on its own, so a copy in a second file passes every per-file check; applied together,
 the later copy silently replaces the earlier one (and render generates the same objects twice). This check
-runs once over the whole input and reports every extra copy at its own ``metadata.name``, naming the first.
+runs once over the whole input and reports every copy at its own ``metadata.name``, with the other place: the
+first is as wrong as the later ones, and either may be the one to rename or delete.
 A copy in a file ``render --include-experiment`` wrote (its generated header) is a rendered copy, not a
 second definition: render and apply compare it with its Experiment instead.
 """
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 
 from kubectl_testbench.rules.semantic import SEMANTIC_DUPLICATE_EXPERIMENT
 from kubectl_testbench.validate.diagnostics import Diagnostic, Severity
+from kubectl_testbench.words import plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +46,8 @@ class Clashes:
     invalidated: int = 0
     """Copies that were valid on their own and are not any more."""
     copies: list[tuple[Identity, Identity]] = field(default_factory=list)
-    """Each extra copy with the first definition, in the order of :attr:`diagnostics` (one each)."""
+    """Each copy with the other it names (an extra copy the first, the first the second), in the order of
+    :attr:`diagnostics` (one each)."""
 
 
 def place(ident: Identity) -> str:
@@ -54,25 +57,34 @@ def place(ident: Identity) -> str:
 
 def find_clashes(identities: Iterable[Identity], namespace: str | None = None,
                  where: Callable[[Identity], str] = place) -> Clashes:
-    """Every Experiment defined again after its first definition; ``namespace`` is the one the command puts
-    Experiments without their own in (None: unknown, e.g. validate: those clash only among themselves).
-    ``where`` names the first definition in the message (the KRM function names an item, not a line)."""
-    first: dict[tuple[str | None, str], Identity] = {}
+    """Every copy of an Experiment defined more than once, the first definition included (each copy is
+    reported at its own ``metadata.name``: the later ones name the first, the first names the next);
+    ``namespace`` is the one the command puts Experiments without their own in (None: unknown, e.g. validate:
+    those clash only among themselves). ``where`` names the other place in the message (the KRM function names
+    an item, not a line)."""
+    groups: dict[tuple[str | None, str], list[Identity]] = {}
+    ordered = [ident for ident in identities if not ident.rendered_copy]
+    for ident in ordered:
+        groups.setdefault((ident.namespace or namespace, ident.name), []).append(ident)
     out = Clashes()
-    for ident in identities:
-        if ident.rendered_copy:
-            continue
+    for ident in ordered:
         key = (ident.namespace or namespace, ident.name)
-        earlier = first.setdefault(key, ident)
-        if earlier is ident:
+        group = groups[key]
+        if len(group) == 1:
             continue
-        out.origins.update((earlier.origin, ident.origin))
-        out.copies.append((ident, earlier))
+        first = group[0]
+        if ident is first:
+            other = group[1]
+            others = f"{where(other)}" + (f" and {plural(len(group) - 2, 'more place')}" if len(group) > 2 else "")
+        else:
+            other, others = first, where(first)
+        out.origins.add(ident.origin)
+        out.copies.append((ident, other))
         out.invalidated += ident.valid
         shown = f"{key[0]}/{key[1]}" if key[0] else f"{key[1]} (no namespace in either file)"
         out.diagnostics.append(Diagnostic(
             SEMANTIC_DUPLICATE_EXPERIMENT.id, Severity.ERROR,
-            f"Experiment {shown} is also defined at {where(earlier)}: applied together, "
+            f"Experiment {shown} is also defined at {others}: applied together, "
             "one silently replaces the other", ident.file, ident.line, ident.col, "metadata.name",
             "give each Experiment its own metadata.name (or namespace), or delete the copy",
             f"Experiment {key[0]}/{key[1]}" if key[0] else f"Experiment {key[1]}"))

@@ -321,7 +321,7 @@ def metrics(doc: dict[str, Any], report: Report) -> None:
         report(SEMANTIC_NO_JUDGE_MODEL.id, base, "the dataset has metrics but no llmAsAJudgeModel: the evaluate phase "
                "builds every metric with the judge model (llm_factory, even for metrics that never ask the judge) "
                "and ragas refuses an empty model, so no metric scores",
-               "set spec.dataset.inline.llmAsAJudgeModel to a model the AI gateway serves (e.g. gpt-4o-mini)")
+               SEMANTIC_NO_JUDGE_MODEL.hint)
     if not any_metrics and _list(inline.get("scenarios")):
         if inline.get("defaultThreshold") is not None:
             report(SEMANTIC_THRESHOLD_WITHOUT_METRICS.id, (*base, "defaultThreshold"),

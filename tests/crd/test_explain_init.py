@@ -47,7 +47,7 @@ def test_explain_metrics_lists_needs() -> None:
 def test_init_writes_a_valid_experiment(args: list[str]) -> None:
     result = run_cli("init", "my-eval", "--agent", "weather-agent", *args)
     assert result.exit_code == 0, result.output
-    checked = validate_text(result.output, "init.yaml")
+    checked = validate_text(result.stdout, "init.yaml")
     expected = [] if "--gateway" in args else ["semantic/no-gateway"]
     assert checked.counts.valid == 1 and [d.rule for d in checked.diagnostics] == expected
     if "s3" in args:  # the MinIO the setup phase reads is written out (no semantic/s3-default-minio)

@@ -12,6 +12,8 @@ from kubectl_testbench.integrations.importers.common import dropped_message, kep
 
 LIGHTS = "adk/home_automation/lights.test.json"
 LIGHTS_CONFIG = "adk/home_automation/test_config.json"
+DEFAULT_ROUGE = "RougeScore (from ADK's default response_match_score)"
+"""A metric of ADK's default criteria names them so: the user's files never do (issue 33 item 7)."""
 COHERENCE = {"rubrics": [{"id": "coherence", "text": "Is the response coherent: logically organized, consistent and "
                                                      "easy to follow?"}]}
 
@@ -107,7 +109,8 @@ def test_camel_case_keys_directory_recursion_and_default_criteria() -> None:
         "metrics": [{"metricName": "ToolCallAccuracy", "threshold": 1.0}],  # RougeScore left out
     }]}]
     file = "adk/nested/weather/weather.evalset.json"
-    assert warnings_of(result) == [(file, 7, 9, dropped_message("RougeScore (from response_match_score)", 1)),
+    assert warnings_of(result) == [(file, 7, 9, dropped_message("RougeScore (from ADK's default response_match_score)",
+                                                                1)),
                                    (file, *pos(file, '"intermediateResponses"'),
                                     "intermediate_responses (sub-agent messages) are not carried over: only the "
                                     "final response is a reference")]
@@ -126,10 +129,11 @@ def test_legacy_flat_array_is_one_conversation_and_reads_both_tool_spellings() -
     assert metric_names(second) == ["ToolCallAccuracy"]
     file = "adk/legacy/flat.test.json"
     assert warnings_of(result) == [
-        (file, 2, 3, "tool_trajectory_avg_score: 1 invocation expects no tool call; ToolCallAccuracy needs "
-                     "reference.toolCalls, so it is not scored for tool use"),
-        (file, 2, 3, dropped_message("RougeScore (from response_match_score)", 2)),
-        (file, 2, 3, replaced_message(1, "AgentGoalAccuracyWithReference", "RougeScore (from response_match_score)")),
+        (file, 2, 3, "ADK's default criterion tool_trajectory_avg_score: 1 invocation expects no tool call; "
+                     "ToolCallAccuracy needs reference.toolCalls, so it is not scored for tool use (no "
+                     "test_config.json beside the file; name one with --config)"),
+        (file, 2, 3, dropped_message(DEFAULT_ROUGE, 2)),
+        (file, 2, 3, replaced_message(1, "AgentGoalAccuracyWithReference", DEFAULT_ROUGE)),
         (file, *pos(file, '"mock_tool_output"'), "mock_tool_output is not carried over: the agent's real tools "
                                                  "answer at run time"),
         (file, *pos(file, '"expected_intermediate_agent_responses"', after="Roll a 17"),
@@ -148,7 +152,7 @@ def test_legacy_named_cases() -> None:
          {"response": "Yes, 13 is a prime number.", "toolCalls": [{"name": "check_prime", "args": {"nums": [13]}}]}),
     ]
     file = "adk/legacy/named.test.json"
-    assert warnings_of(result) == [(file, 5, 7, dropped_message("RougeScore (from response_match_score)", 2)),
+    assert warnings_of(result) == [(file, 5, 7, dropped_message(DEFAULT_ROUGE, 2)),
                                    (file, *pos(file, '"state"'), "the initial session state is not carried over: "
                                                                  "Testbench starts every scenario with a fresh agent "
                                                                  "session")]
@@ -227,7 +231,7 @@ def test_files_from_several_directories_use_their_own_config() -> None:
     assert steps(result, 1)[0]["metrics"] == [{"metricName": "ToolCallAccuracy", "threshold": 1.0},
                                               {"metricName": "AnswerAccuracy", "threshold": 0.6}]
     assert [w.message for w in result.warnings if "is not carried over (" in w.message] == [
-        dropped_message("RougeScore (from response_match_score)", 4)]
+        dropped_message(DEFAULT_ROUGE, 2), dropped_message("RougeScore (from response_match_score)", 2)]
 
 
 def test_duplicate_eval_ids_across_files_are_renamed() -> None:

@@ -16,6 +16,9 @@ from kubectl_testbench.starter import SCHEMA_COMMENT
 
 BASE = ("import", "--name", "triage", "--agent", "support")
 TRIAGE = "orloj/triage-dataset.yaml"
+NO_GATEWAY = ("notice: no --gateway: the Experiment has no spec.aiGatewayRef, so validate --strict and render --strict "
+              "fail on it (semantic/no-gateway) until it has one (--gateway NAME [--gateway-namespace NS]) or a "
+              "testbench-defaults.yaml beside it names a default gateway (spec.aiGateway.name)\n")
 
 
 def library(fmt: str, *paths: str, **options: str) -> dict[str, object]:
@@ -50,6 +53,7 @@ def test_yaml_on_stdout_warnings_and_summary_on_stderr() -> None:
         "that judges a free-text criterion (AspectCritic, InstanceSpecificRubrics cannot score) (+1 more, above)",
         "orloj/triage-dataset.yaml: 3 warnings about no single case (above): they concern every case read with it",
         "imported 2 scenarios (2 steps) from 1 file, 5 warnings; 0 cases carried, 2 carried with changes, 0 dropped",
+        NO_GATEWAY.rstrip("\n"),
     ]
 
 
@@ -137,7 +141,9 @@ def test_a_dataset_too_large_for_a_configmap_needs_dataset_out(tmp_path: Path) -
 def test_no_gateway_is_reported_only_where_the_file_lands_without_one(tmp_path: Path) -> None:
     """On stdout the destination is unknown (validate/render check it there); next to a testbench-defaults.yaml
     that names a gateway the file is fine."""
-    assert "semantic/no-gateway" not in cli(*BASE, "--from", "orloj", TRIAGE).stderr
+    on_stdout = cli(*BASE, "--from", "orloj", TRIAGE).stderr
+    assert "warning[semantic/no-gateway]" not in on_stdout and on_stdout.splitlines()[-1].startswith(
+        "notice: no --gateway:"), "on stdout a notice instead (issue 33 item 7)"
     bare = cli(*BASE, "--from", "orloj", TRIAGE, "--output-file", str(tmp_path / "bare.yaml"))
     assert "warning[semantic/no-gateway]" in bare.stderr
     (tmp_path / "team").mkdir()
@@ -159,7 +165,7 @@ def test_strict_turns_warnings_into_failures(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ("json/split.json:1: split-1: carried (1 step)\n"
                              "imported 1 scenario (1 step) from 1 file, 0 warnings; 1 case carried, 0 carried with "
-                             "changes, 0 dropped\n")
+                             "changes, 0 dropped\n" + NO_GATEWAY)
 
 
 @pytest.mark.parametrize(("args", "message"), [

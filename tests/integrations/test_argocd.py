@@ -841,3 +841,24 @@ def test_constraints_pin_every_runtime_dependency() -> None:
         todo += [Requirement(r).name for r in requires
                  if not Requirement(r).marker or Requirement(r).marker.evaluate({"extra": ""})]  # type: ignore[union-attr]
     assert missing == [], f"not pinned in integrations/argocd/constraints.txt: {missing}"
+
+
+def test_the_summary_names_the_namespace_the_kustomization_gave_the_experiments(tmp_path: Path,
+                                                                                bin_dir: Path) -> None:
+    """Issue 33 item 7: a kustomization's ``namespace: team-a`` is where the Experiments go, not the
+    Application's destination (``default`` when Argo CD sends none)."""
+    kubectl()
+    app = tmp_path / "repo" / "apps" / "bot"
+    app.mkdir(parents=True)
+    (app / "smoke.yaml").write_text(NO_NAMESPACE)
+    (app / "kustomization.yaml").write_text("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                                            "namespace: team-a\nresources: [smoke.yaml]\n")
+    env = argocd_env(bin_dir, "")
+    proc = run_generate(app, env)
+    assert proc.returncode == 0, proc.stderr
+    summary = proc.stderr.splitlines()[-1]
+    assert summary.startswith("kubectl-testbench: experiments: 1 objects (1 compiled from 1 Experiments, 0 passed "
+                              "through) in . (Experiments in namespace team-a; built with kubectl kustomize .")
+    assert "default" not in summary
+    workflow = next(d for d in manifests_only(proc.stdout) if d["kind"] == "TestWorkflow")
+    assert workflow["metadata"]["name"] == "smoke-team-a-workflow"  # what the summary says is what was compiled

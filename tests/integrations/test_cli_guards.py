@@ -50,3 +50,16 @@ def test_an_unknown_subcommand_suggests_the_closest(typed: str, suggestion: str 
     last = proc.stderr.decode().splitlines()[-1]
     hint = f" Did you mean '{suggestion}'?" if suggestion else ""
     assert last == f"Error: No such command '{typed}'.{hint}"
+
+
+@pytest.mark.parametrize("args", [["values.yaml"], ["charts"], ["-q", "values.yaml"], ["-o", "json", "values.yaml"]])
+def test_fail_if_empty_says_it_once_as_an_error_never_also_as_a_warning(tmp_path: Path, args: list[str]) -> None:
+    """Issue 33 item 7: one line for one thing (a path without Experiments), the error that fails the run."""
+    (tmp_path / "values.yaml").write_text("replicas: 2\n")
+    (tmp_path / "charts" / "bot").mkdir(parents=True)
+    (tmp_path / "charts" / "bot" / "Chart.yaml").write_text("apiVersion: v2\nname: bot\nversion: 0.1.0\n")
+    proc = run_process("validate", "--fail-if-empty", *args, cwd=tmp_path)
+    assert proc.returncode == 1
+    said = [line for line in (proc.stdout + proc.stderr).decode().splitlines() if "no Experiment found" in line]
+    assert said == [f"error: {args[-1]}: no Experiment found (nothing was validated there; check the path)"]
+    assert not any(line.startswith("warning") for line in proc.stderr.decode().splitlines())

@@ -244,18 +244,21 @@ def _copy_in(path: str, index: str = "0") -> dict[str, Any]:
 
 @pytest.mark.parametrize("mode", ["validate", "render"])
 def test_an_experiment_defined_twice_in_the_package_is_the_clash_validate_reports(mode: str) -> None:
-    """The clash policy of every other front-end (pipeline.policy): a second definition of one namespace/name is
-    an error at the copy, naming the first; its objects' collisions are not reported again, object by object."""
+    """The clash policy of every other front-end (pipeline.policy): two definitions of one namespace/name are an
+    error at each copy, naming the other; their objects' collisions are not reported again, object by object."""
     code, out, _ = run_krm(resource_list(EXPERIMENT, _copy_in("exps/copy.yaml", "2"), data={"mode": mode}))
     assert code == 1
     errors = [r for r in out["results"] if r["severity"] == "error"]
     assert [(r["tags"]["rule"], r["file"], r["resourceRef"]["name"]) for r in errors] == [
+        ("semantic/duplicate-experiment", {"path": "exps/docs.yaml", "index": 0}, "docs-rag"),
         ("semantic/duplicate-experiment", {"path": "exps/copy.yaml", "index": 2}, "docs-rag")]
-    assert errors[0]["message"].startswith("Experiment knowledge/docs-rag is also defined at exps/docs.yaml "
+    assert errors[0]["message"].startswith("Experiment knowledge/docs-rag is also defined at exps/copy.yaml "
+                                           "(document 2): applied together, one silently replaces the other")
+    assert errors[1]["message"].startswith("Experiment knowledge/docs-rag is also defined at exps/docs.yaml "
                                            "(document 0): applied together, one silently replaces the other")
-    assert errors[0]["field"] == {"path": "metadata.name"}
+    assert errors[1]["field"] == {"path": "metadata.name"}
     summary = [r["message"] for r in out["results"] if r["tags"]["rule"] == "krm/summary"]
-    assert summary[0].startswith(f"{mode}ed 1 of 2 Experiments" if mode == "render" else "validated 1 of 2")
+    assert summary[0].startswith(f"{mode}ed 0 of 2 Experiments" if mode == "render" else "validated 0 of 2")
 
 
 def test_validate_over_the_same_two_files_reports_the_same_clash(tmp_path: Path) -> None:

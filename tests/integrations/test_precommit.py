@@ -124,3 +124,26 @@ def test_drift_message_names_the_directory_and_a_command_that_regenerates_it(tmp
     assert err == f"error: deploy/rendered is not up to date with its sources; regenerate it with: {command}\n"
     assert run_process(*command.split()[2:], cwd=tmp_path).returncode == 0  # the printed command works
     assert run_process(*args, cwd=tmp_path).returncode == 0
+
+
+def test_a_batch_without_experiments_prints_no_second_summary(tmp_path: Path, hooks_repo: HooksRepo) -> None:
+    """pre-commit splits the files into one batch per CPU (more than four files each with two); a batch of
+    foreign files alone reads nothing and must not add a "0 files, 0 experiments" line (issue 33 item 7)."""
+    foreign = {f"z/values-{i}.yaml": f"replicas: {i}\n" for i in range(12)}
+    work = work_repo(tmp_path, hooks_repo, [{"id": "testbench-validate"}],
+                     {"a/experiment.yaml": VALID, **foreign})
+    env = {**hooks_repo.env}
+    env.pop("PRE_COMMIT_NO_CONCURRENCY", None)
+    proc = run_hook(work, HooksRepo(hooks_repo.path, hooks_repo.rev, env, hooks_repo.command), "testbench-validate",
+                    "--all-files", "--verbose")
+    assert proc.returncode == 0, proc.stdout
+    summaries = [line for line in proc.stdout.splitlines() if re.match(r"\d+ files?, \d+ experiments?:", line)]
+    assert summaries == ["1 file, 1 experiment: 1 valid, 0 invalid, 0 warnings"]
+
+
+def test_only_testbench_files_with_nothing_of_ours_prints_nothing(tmp_path: Path) -> None:
+    (tmp_path / "values.yaml").write_text("replicas: 2\n")
+    proc = run_process("validate", "--only-testbench-files", "values.yaml", cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
+    plain = run_process("validate", "values.yaml", cwd=tmp_path)  # without the hook's flag the summary stays
+    assert plain.stdout == b"1 file, 0 experiments: 0 valid, 0 invalid, 0 warnings (1 other document skipped)\n"

@@ -38,5 +38,9 @@ def test_without_the_lsp_extra_the_command_fails_with_one_line_and_exit_2() -> N
                           timeout=60, stdin=subprocess.DEVNULL)
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr == ("error: kubectl testbench lsp needs the lsp extra (pygls): "
-                           "pip install 'kubectl-testbench[lsp]'\n")
+    assert proc.stderr == ("error: kubectl testbench lsp needs the lsp extra (pygls), and kubectl-testbench is not "
+                           "on PyPI: pip install 'kubectl-testbench[lsp] @ https://github.com/agentic-layer/"
+                           "kubectl-testbench/archive/refs/tags/v0.1.0.tar.gz' (in a checkout: pip install '.[lsp]')\n")
+    readme = (ROOT / "README.md").read_text()
+    assert "pip install 'kubectl-testbench @ https://github.com/agentic-layer/kubectl-testbench/archive/refs/tags/" \
+           "v0.1.0.tar.gz'" in readme, "the message follows README's install command"

@@ -45,10 +45,11 @@ def test_add_counts_files_and_keeps_their_experiments_for_the_clash_check() -> N
     assert tally.ok
     clashes = tally.clashes()
     assert [(d.rule, d.file, d.line, d.col) for d in tally.problems] == [
-        ("semantic/duplicate-experiment", "b.yaml", 3, 7)]
-    assert "is also defined at a.yaml:3:7" in tally.problems[0].message
-    assert clashes.origins == {"a.yaml:1", "b.yaml:1"} and clashes.invalidated == 1
-    assert (tally.counts.errors, tally.counts.valid, tally.counts.invalid) == (1, 1, 1)
+        ("semantic/duplicate-experiment", "a.yaml", 3, 7), ("semantic/duplicate-experiment", "b.yaml", 3, 7)]
+    assert "is also defined at b.yaml:3:7" in tally.problems[0].message  # the first copy is reported too
+    assert "is also defined at a.yaml:3:7" in tally.problems[1].message
+    assert clashes.origins == {"a.yaml:1", "b.yaml:1"} and clashes.invalidated == 2
+    assert (tally.counts.errors, tally.counts.valid, tally.counts.invalid) == (2, 0, 2)
     assert not tally.ok
 
 
@@ -57,9 +58,9 @@ def test_experiments_without_a_namespace_clash_in_the_commands_namespace() -> No
     tally.identities += [_identity("x", None, "a.yaml"), _identity("x", "team", "b.yaml", valid=False)]
     assert tally.clashes().diagnostics == []  # unknown namespace: only among themselves
     found = tally.clashes("team", where=lambda ident: f"<{ident.file}>")
-    assert "is also defined at <a.yaml>" in found.diagnostics[0].message
-    assert found.invalidated == 0  # the copy was invalid already: nothing more to move
-    assert (tally.counts.valid, tally.counts.invalid) == (0, 0)
+    assert "is also defined at <b.yaml>" in found.diagnostics[0].message
+    assert "is also defined at <a.yaml>" in found.diagnostics[1].message
+    assert found.invalidated == 1  # only the first copy was valid: the invalid one has nothing more to move
 
 
 def test_an_unreadable_input_is_not_ok_even_without_findings() -> None:

@@ -1,5 +1,6 @@
 """The same Experiment (namespace/name) in several files: validate, render and Argo CD's generate report every
-clash in one run, each with both locations; a copy render wrote next to its Experiment is not a clash."""
+copy in one run, the first one too, each with the other location (README: "every copy reported with both
+locations"); a copy render wrote next to its Experiment is not a clash."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from tests.validate.helpers import VALID
 
 CLASH = ("error[semantic/duplicate-experiment] metadata.name: Experiment agents/weather-eval is also defined at "
          "{first}:4:9: applied together, one silently replaces the other")
+FIRST = ("error[semantic/duplicate-experiment] metadata.name: Experiment agents/weather-eval is also defined at "
+         "{second}:4:9{more}: applied together, one silently replaces the other")
 
 
 def copies(tmp_path: Path, n: int, text: str = VALID) -> list[Path]:
@@ -25,14 +28,25 @@ def copies(tmp_path: Path, n: int, text: str = VALID) -> list[Path]:
     return files
 
 
-def test_validate_reports_all_49_copies_of_50_in_one_run(tmp_path: Path) -> None:
+def test_validate_reports_all_50_copies_of_50_in_one_run(tmp_path: Path) -> None:
     files = copies(tmp_path, 50)
     result = run_cli("validate", str(tmp_path))
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if "duplicate-experiment" in line]
-    assert lines == [f"{f}:4:9: " + CLASH.format(first=files[0]) for f in files[1:]]
+    assert lines == [f"{files[0]}:4:9: " + FIRST.format(second=files[1], more=" and 48 more places"),
+                     *(f"{f}:4:9: " + CLASH.format(first=files[0]) for f in files[1:])]
     assert "hint: give each Experiment its own metadata.name (or namespace), or delete the copy" in result.output
-    assert result.output.endswith("50 files, 50 experiments: 1 valid, 49 invalid, 0 warnings\n")
+    assert result.output.endswith("50 files, 50 experiments: 0 valid, 50 invalid, 0 warnings\n")
+
+
+def test_two_copies_are_both_reported_each_naming_the_other(tmp_path: Path) -> None:
+    """Issue 33 item 7: the README promises both places; the first copy was never reported."""
+    first, second = copies(tmp_path, 2)
+    result = run_cli("validate", str(first), str(second))
+    assert result.exit_code == 1
+    assert [line for line in result.output.splitlines() if "error[" in line] == [
+        f"{first}:4:9: " + FIRST.format(second=second, more=""), f"{second}:4:9: " + CLASH.format(first=first)]
+    assert result.output.endswith("2 files, 2 experiments: 0 valid, 2 invalid, 0 warnings\n")
 
 
 def test_validate_json_carries_the_clash_and_the_counts(tmp_path: Path) -> None:
@@ -41,11 +55,12 @@ def test_validate_json_carries_the_clash_and_the_counts(tmp_path: Path) -> None:
     files = copies(tmp_path, 2)
     result = run_cli("validate", "-o", "json", str(tmp_path))
     report = json.loads(result.stdout)
-    (found,) = report["diagnostics"]
+    first, found = report["diagnostics"]
     assert (found["rule"], found["file"], found["line"], found["column"], found["path"], found["object"]) == (
         "semantic/duplicate-experiment", str(files[1]), 4, 9, "metadata.name", "Experiment agents/weather-eval")
     assert f"{files[0]}:4:9" in found["message"]
-    assert report["summary"]["errors"] == 1 and report["summary"]["invalid"] == 1
+    assert (first["file"], first["line"]) == (str(files[0]), 4) and f"{files[1]}:4:9" in first["message"]
+    assert report["summary"]["errors"] == 2 and report["summary"]["invalid"] == 2
 
 
 def test_different_namespaces_or_names_do_not_clash(tmp_path: Path) -> None:
@@ -72,10 +87,13 @@ def test_render_reports_every_clash_at_once_instead_of_one_object_at_a_time(tmp_
     result = run_cli("render", str(tmp_path))
     assert result.exit_code == 1 and result.stdout == ""
     clashes = [line for line in result.output.splitlines() if "error[" in line]
+    news = "error[semantic/duplicate-experiment] metadata.name: Experiment agents/news is also defined at {}:4:9: " \
+           "applied together, one silently replaces the other"
     assert clashes == [
+        f"{files[0]}:4:9: " + FIRST.format(second=files[1], more=" and 3 more places"),
         *(f"{f}:4:9: " + CLASH.format(first=files[0]) for f in files[1:]),
-        f"{tmp_path / 'news-2.yaml'}:4:9: error[semantic/duplicate-experiment] metadata.name: Experiment agents/news "
-        f"is also defined at {tmp_path / 'news-1.yaml'}:4:9: applied together, one silently replaces the other"]
+        f"{tmp_path / 'news-1.yaml'}:4:9: " + news.format(tmp_path / "news-2.yaml"),
+        f"{tmp_path / 'news-2.yaml'}:4:9: " + news.format(tmp_path / "news-1.yaml")]
     assert "render/duplicate" not in result.output, "the objects of a copied Experiment are not reported one by one"
 
 
@@ -122,5 +140,7 @@ def test_argocd_generate_reports_the_copy_once(tmp_path: Path, monkeypatch: pyte
     monkeypatch.chdir(tmp_path)
     app = generate(["."], Flags(namespace="team-a"))
     assert [(d.rule, d.file, d.line) for d in app.problems] == [
-        ("semantic/duplicate-experiment", "./exp-01.yaml", 4), ("semantic/duplicate-experiment", "./exp-02.yaml", 4)]
-    assert "./exp-00.yaml:4:9" in app.problems[0].message
+        ("semantic/duplicate-experiment", "./exp-00.yaml", 4), ("semantic/duplicate-experiment", "./exp-01.yaml", 4),
+        ("semantic/duplicate-experiment", "./exp-02.yaml", 4)]
+    assert "./exp-01.yaml:4:9 and 1 more place:" in app.problems[0].message
+    assert "./exp-00.yaml:4:9" in app.problems[1].message

@@ -250,7 +250,8 @@ def test_judge_model_threshold_and_no_metrics() -> None:
         ("semantic/no-judge-model", "spec.dataset.inline", "the dataset has metrics but no llmAsAJudgeModel: the "
          "evaluate phase builds every metric with the judge model (llm_factory, even for metrics that never ask the "
          "judge) and ragas refuses an empty model, so no metric scores",
-         "set spec.dataset.inline.llmAsAJudgeModel to a model the AI gateway serves (e.g. gpt-4o-mini)", None)]
+         "set spec.dataset.inline.llmAsAJudgeModel to a model the AI gateway serves (e.g. gemini-2.5-flash-lite)",
+         None)]
     step(doc)["metrics"] = []
     assert seen(doc) == [("semantic/threshold-without-metrics", "spec.dataset.inline.defaultThreshold",
                           "defaultThreshold is set but no step has metrics to apply it to", ADD_METRICS, None)]

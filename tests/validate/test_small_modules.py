@@ -180,7 +180,7 @@ def ident(name: str, ns: str | None, file: str, line: int = 4, **kw: Any) -> Ide
     return Identity(name, ns, file, line, 9, line - 3, **kw)
 
 
-def test_clashes_name_the_first_definition() -> None:
+def test_clashes_report_every_copy_naming_the_other() -> None:
     clashes = find_clashes([ident("a", "n", "f1"), ident("a", None, "f2", 14), ident("a", "n", "f3", valid=False),
                             ident("a", "n", "f4", rendered_copy=True), ident("b", None, "f5"),
                             ident("b", None, "f6", 24)], namespace="n")
@@ -189,17 +189,20 @@ def test_clashes_name_the_first_definition() -> None:
         ("semantic/duplicate-experiment", Severity.ERROR, f"Experiment n/{n} is also defined at {first}: applied "
          "together, one silently replaces the other", file, line, 9, "metadata.name", "give each Experiment its own "
          "metadata.name (or namespace), or delete the copy", f"Experiment n/{n}")
-        for n, first, file, line in (("a", "f1:4:9", "f2", 14), ("a", "f1:4:9", "f3", 4), ("b", "f5:4:9", "f6", 24))]
+        for n, first, file, line in (("a", "f2:14:9 and 1 more place", "f1", 4), ("a", "f1:4:9", "f2", 14),
+                                     ("a", "f1:4:9", "f3", 4), ("b", "f6:24:9", "f5", 4), ("b", "f5:4:9", "f6", 24))]
     assert clashes.origins == {"f1:1", "f2:11", "f3:1", "f5:1", "f6:21"}
-    assert clashes.invalidated == 2
+    assert clashes.invalidated == 4  # every copy that was valid on its own (f3 was not)
+    assert [(a.file, b.file) for a, b in clashes.copies] == [("f1", "f2"), ("f2", "f1"), ("f3", "f1"), ("f5", "f6"),
+                                                            ("f6", "f5")]
 
 
 def test_without_a_namespace_copies_clash_only_among_themselves() -> None:
     clashes = find_clashes([ident("a", None, "f1"), ident("a", "n", "f2"), ident("a", None, "f3")])
-    assert [(d.message, d.object) for d in clashes.diagnostics] == [
-        ("Experiment a (no namespace in either file) is also defined at f1:4:9: applied together, one silently "
-         "replaces the other", "Experiment a")]
-    assert clashes.invalidated == 1 and clashes.origins == {"f1:1", "f3:1"}
+    assert [(d.file, d.message, d.object) for d in clashes.diagnostics] == [
+        (file, f"Experiment a (no namespace in either file) is also defined at {other}: applied together, one "
+               "silently replaces the other", "Experiment a") for file, other in (("f1", "f3:4:9"), ("f3", "f1:4:9"))]
+    assert clashes.invalidated == 2 and clashes.origins == {"f1:1", "f3:1"}
 
 
 MAPS = {"type": "object", "properties": {

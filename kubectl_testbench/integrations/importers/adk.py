@@ -308,9 +308,11 @@ def _file(file: str, stem: str, data: Any, criteria: Criteria, collected: Collec
         raise ImportInputError(file, "is not an ADK EvalSet or legacy eval array", *mark_of(data))
     for key, (count, where) in state.missing.items():
         one = count == 1
-        collected.tallied(where, _MISSING[key].format(n=count, s="" if one else "s", v="s" if one else "",
-                                                      have="has" if one else "have",
-                                                      them="it is" if one else "they are"), state.steps[key])
+        message = _MISSING[key].format(n=count, s="" if one else "s", v="s" if one else "",
+                                       have="has" if one else "have", them="it is" if one else "they are")
+        if criteria.source is None:  # the file names no criterion: say where this one comes from
+            message = f"ADK's default criterion {message} (no {CONFIG_FILE} beside the file; name one with --config)"
+        collected.tallied(where, message, state.steps[key])
 
 
 _MISSING = {
@@ -608,12 +610,13 @@ def _metrics(step: StepSpec, criteria: Criteria, rubrics: list[Rubric], state: _
         t = crit.threshold
         if crit.key == TOOL_TRAJECTORY:
             if step.tool_calls:
-                out.append(MetricSpec(TOOL_METRIC, t, source=crit.key))
+                out.append(MetricSpec(TOOL_METRIC, t, source=_named(crit.key, criteria)))
             else:
                 state.count(crit.key, step.origin)
         elif crit.key == RESPONSE_MATCH:
             if step.response:
-                out.append(MetricSpec("RougeScore", t, {"rouge_type": "rouge1", "mode": "fmeasure"}, source=crit.key))
+                out.append(MetricSpec("RougeScore", t, {"rouge_type": "rouge1", "mode": "fmeasure"},
+                                      source=_named(crit.key, criteria)))
             else:
                 state.count(crit.key, step.origin)
         elif crit.key == FINAL_RESPONSE_MATCH_V2:
@@ -634,6 +637,11 @@ def _metrics(step: StepSpec, criteria: Criteria, rubrics: list[Rubric], state: _
                 out.append(MetricSpec(JUDGE_METRIC, t, {"name": rubric.id, "definition": rubric.text},
                                       source=crit.key, origin=rubric.origin))
     return out
+
+
+def _named(key: str, criteria: Criteria) -> str:
+    """A criterion as a message names it: ADK's defaults say so, since the user's files never name them."""
+    return key if criteria.source else f"ADK's default {key}"
 
 
 def _tool_rubric(rubric: Rubric) -> bool:

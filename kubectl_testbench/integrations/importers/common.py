@@ -18,7 +18,7 @@ from typing import Any
 
 from kubectl_testbench.load.limits import DEFAULT_LIMITS, Limits
 from kubectl_testbench.load.positions import Mark, PathSegment, PosDict, PosList, field_path
-from kubectl_testbench.model.constants import API_VERSION, KIND
+from kubectl_testbench.model.constants import API_VERSION, DEFAULT_JUDGE_MODEL, KIND
 from kubectl_testbench.validate.metrics import NEEDS, OLD_NAMES, PHASE_PACKAGE, UNSCORABLE
 from kubectl_testbench.words import plural
 
@@ -26,8 +26,6 @@ STDIN = "-"
 ANNOTATION_PREFIX = "import.testbench.agentic-layer.ai"
 ANNOTATION_FORMAT = f"{ANNOTATION_PREFIX}/format"
 ANNOTATION_DESCRIPTION = f"{ANNOTATION_PREFIX}/description"
-DEFAULT_JUDGE_MODEL = "gemini-2.5-flash-lite"
-"""The judge model when neither the source nor ``--judge-model`` names one (the same default as ``init``)."""
 
 # The metric chosen for each kind of reference data a step carries (when the source names no metric).
 RESPONSE_METRIC = "AgentGoalAccuracyWithReference"
