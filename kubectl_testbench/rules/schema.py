@@ -65,7 +65,7 @@ SCHEMA_MAXIMUM = Rule(
     "schema/maximum", Severity.ERROR, "A number is above its maximum.",
     f"The field's schema sets a highest value (a threshold is at most 1, for example). {_SERVER}",
     hint="use a number within the range the message gives",
-    fix="writes a threshold above 1 and at most 100 as the fraction it reads as a percentage of (90 becomes 0.9)",
+    fix="writes a threshold above 10 and at most 100 as the fraction it reads as a percentage of (90 becomes 0.9)",
     fixer="kubectl_testbench.validate.hints:field_fix",
 )
 SCHEMA_MULTIPLE_OF = Rule(

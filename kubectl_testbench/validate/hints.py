@@ -91,11 +91,9 @@ def _is_threshold(path: Path) -> bool:
 
 
 def percent_fraction(value: Any) -> float | None:
-    """``value`` / 100 when ``value`` can only be a percentage, spelled as short as it is: above 1, at most 100,
-    and a whole number or at least 10 (``1.5`` is more likely a slip than 1.5 %)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 < value <= 100:
-        return None
-    if value != int(value) and value < 10:
+    """``value`` / 100 when ``value`` can only be a percentage, spelled as short as it is: above 10 and at most 100
+    (``2`` or ``8`` may be a slip or a score out of 10, ``1.5`` a slip: no guess)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 10 < value <= 100:
         return None
     return float(f"{value / 100:.10g}")
 

@@ -51,7 +51,7 @@ def test_init_writes_a_valid_experiment(args: list[str]) -> None:
     expected = [] if "--gateway" in args else ["semantic/no-gateway"]
     assert checked.counts.valid == 1 and [d.rule for d in checked.diagnostics] == expected
     if "s3" in args:  # the MinIO the setup phase reads is written out (no semantic/s3-default-minio)
-        assert yaml.safe_load(result.output)["spec"]["env"] == [
+        assert yaml.safe_load(result.stdout)["spec"]["env"] == [
             {"name": "MINIO_ENDPOINT", "value": "http://testkube-minio-service-testkube.testkube:9000"}]
 
 

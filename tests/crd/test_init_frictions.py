@@ -66,7 +66,7 @@ def test_s3_options_are_validated_and_nothing_is_written(tmp_path: Path) -> None
     bad_bucket = run_cli("init", "bot", "--agent", "a", "--dataset", "s3", "--s3-bucket", "My_Bucket",
                          "--output-file", str(out))
     assert bad_bucket.exit_code == 1 and not out.exists()
-    assert f'{out}:11:15: warning[semantic/s3-bucket] spec.dataset.s3.bucket: Invalid value: "My_Bucket"' \
+    assert f'{out}:14:15: warning[semantic/s3-bucket] spec.dataset.s3.bucket: Invalid value: "My_Bucket"' \
         in bad_bucket.stderr
     bad_key = run_cli("init", "bot", "--agent", "a", "--dataset", "s3", "--s3-key", "bot.txt")
     assert bad_key.exit_code == 1 and bad_key.stdout == ""

@@ -46,7 +46,7 @@ def test_findings_left_are_listed_with_why_they_have_no_safe_fix_and_fail(tmp_pa
     line = path.read_text().splitlines().index("                  threshold: 1.5") + 1
     assert (f"{path}:{line}:30: error[schema/maximum] spec.dataset.inline.scenarios[0].steps[0].metrics[0].threshold: "
             "Invalid value: 1.5: must be less than or equal to 1\n"
-            "  not fixed: no safe fix in this case (schema/maximum fixes: writes a threshold above 1 and at most 100 "
+            "  not fixed: no safe fix in this case (schema/maximum fixes: writes a threshold above 10 and at most 100 "
             "as the fraction it reads as a percentage of (90 becomes 0.9))\n") in result.stderr
     assert result.stderr.endswith("1 file, 1 experiment: 0 valid, 1 invalid, 0 warnings\n")
     assert run_cli("fix", "--exit-zero", str(path)).exit_code == 0

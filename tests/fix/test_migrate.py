@@ -93,7 +93,7 @@ def test_reference_sample_of_the_later_shape_migrates_validates_and_renders(tmp_
     # cannot read, and no AI gateway (choices only the user can make; the exit code above is --migrate's)
     left = run_cli("validate", "-o", "json", str(path))
     assert sorted(d["rule"] for d in json.loads(left.stdout)["diagnostics"]) == [
-        "semantic/dataset-format-converted", "semantic/no-gateway"]
+        "semantic/dataset-format-converted", "semantic/no-gateway", "semantic/s3-default-minio"]
     path.write_text(migrated.replace("key: dataset.csv", "key: dataset.json"))
     shutil.copyfile(ROOT / "examples" / "experiments" / "testbench-defaults.yaml", tmp_path / "testbench-defaults.yaml")
     check = run_cli("validate", str(path))

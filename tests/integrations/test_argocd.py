@@ -242,10 +242,10 @@ def test_an_invalid_experiment_fails_with_the_error_on_stderr_and_nothing_on_std
     assert proc.stderr.startswith("./weather-inline.yaml:24:25: error[schema/maximum]")
 
 
-def test_unreadable_yaml_exits_2(app_dir: Path, bin_dir: Path) -> None:
+def test_malformed_yaml_exits_1(app_dir: Path, bin_dir: Path) -> None:
     (app_dir / "broken.yaml").write_text("kind: [\n")
     proc = run_generate(app_dir, argocd_env(bin_dir))
-    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.returncode == 1 and proc.stdout == ""
     assert "broken.yaml:2:1: error[yaml/syntax]" in proc.stderr
 
 
@@ -498,7 +498,7 @@ def test_a_file_nested_100k_levels_deep_is_a_located_error_within_budget(tmp_pat
     (app / "deep.yaml").write_text("[" * 100_000 + "]" * 100_000)
     proc = run_bounded("argocd", "generate", cwd=app, env=argocd_env(bin_dir))
     stderr = proc.stderr.decode()
-    assert proc.returncode == 2 and proc.stdout == b"", stderr
+    assert proc.returncode == 1 and proc.stdout == b"", stderr
     assert stderr.startswith("./deep.json:1:1281: error[yaml/too-deep] nesting deeper than 256 levels (raise with "
                              "--max-depth)\n./deep.yaml:1:257: error[yaml/too-deep] nesting deeper than 256 levels")
     assert "Traceback" not in stderr
@@ -520,7 +520,7 @@ def test_an_alias_that_expands_to_a_gibibyte_fails_fast_with_the_alias_limit(tmp
     (app / "exp.yaml").write_text(_alias_experiment())
     assert (app / "exp.yaml").read_text().count("*big") == 1000
     proc = run_bounded("argocd", "generate", cwd=app, env=argocd_env(bin_dir))
-    assert proc.returncode == 2 and proc.stdout == b"", proc.stderr[-2000:]
+    assert proc.returncode == 1 and proc.stdout == b"", proc.stderr[-2000:]
     assert "./exp.yaml:" in proc.stderr.decode() and "error[yaml/alias-limit]" in proc.stderr.decode()
 
 

@@ -39,8 +39,8 @@ DIGESTS: dict[str, str] = {
     "results no_default_threshold.json": "1 3d3233ddf38386a1d3e3c5f1f74c3ef0072bc9b528da2356cb4f643006c1c267",
     "results other_dataset.json": "0 d81fbb81d53771e3993395ddb3c584ab7c36482bb6b63d68bbf051d8f53d9ad4",
     "results passing.json": "0 059c5ca25ec62be24a7a1998c5a7dea398aa02bbd3f46da8d9404a0249c01998",
-    "validate hostile": "2 8ca83bb284e9d456ebcd6ac3290773da7eb4f5e0dc36e5e42f0285bf1b1e10b7",
-    "validate hostile --strict": "2 8ca83bb284e9d456ebcd6ac3290773da7eb4f5e0dc36e5e42f0285bf1b1e10b7",
+    "validate hostile": "1 658bd1c7a4a6e5ecc369cc1e6d853978b4c3de7087af4cfdc124832bc08a1142",
+    "validate hostile --strict": "1 658bd1c7a4a6e5ecc369cc1e6d853978b4c3de7087af4cfdc124832bc08a1142",
 }
 
 

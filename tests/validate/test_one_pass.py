@@ -158,5 +158,5 @@ def test_a_quote_left_open_is_reported_where_it_opened() -> None:
 def test_a_threshold_is_read_as_a_percentage_only_where_nothing_else_is_likely() -> None:
     from kubectl_testbench.validate.hints import percent_fraction
 
-    assert [percent_fraction(v) for v in (90, 100, 12.5, 1.5, 1, 0.5, 101, True, "90")] == [
-        0.9, 1.0, 0.125, None, None, None, None, None, None]
+    assert [percent_fraction(v) for v in (90, 100, 12.5, 10, 8, 2, 1.5, 1, 0.5, 101, True, "90")] == [
+        0.9, 1.0, 0.125, None, None, None, None, None, None, None, None, None]
