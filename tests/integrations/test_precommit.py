@@ -32,7 +32,7 @@ def test_only_testbench_files_skips_foreign_yaml_without_reading_it(tmp_path: Pa
     exp.write_text((EXAMPLES / "experiments" / "weather-inline.yaml").read_text())
     files = [str(tmp_path / n) for n in ("deployment.yaml", "empty.yaml", "exp.yaml")]
     plain = run_cli("validate", *files)
-    assert plain.exit_code == 2 and "error[yaml/syntax]" in plain.output
+    assert plain.exit_code == 1 and "error[yaml/syntax]" in plain.output
     hook = run_cli("validate", "--only-testbench-files", *files)
     assert hook.exit_code == 0 and hook.output == "1 file, 1 experiment: 1 valid, 0 invalid, 0 warnings\n"
     utf16 = tmp_path / "utf16.yaml"

@@ -58,7 +58,7 @@ def test_only_testbench_files_skips_templates_of_experiments_with_a_notice_and_f
                        "fixable.yaml": FIXABLE}.items():
         (tmp_path / name).write_text(text)
     plain = run_cli("fix", "--check", str(tmp_path))
-    assert plain.exit_code == 2 and "error[yaml/syntax]" in plain.stderr
+    assert plain.exit_code == 1 and "error[yaml/syntax]" in plain.stderr
     hook = run_cli("fix", "--only-testbench-files", "--exit-zero", str(tmp_path))
     assert hook.exit_code == 0, hook.output
     assert f"{tmp_path / 'experiment.yaml'}: info[input/template] a Go/Helm template, not YAML: skipped" \

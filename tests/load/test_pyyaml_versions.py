@@ -78,13 +78,13 @@ def test_only_versions_after_6_0_3_refuse_1001_levels(pyyaml: tuple[str, dict[st
 
 
 CASES = [
-    (deep_flow, [], 2, "deep.yaml:1:257: error[yaml/too-deep] nesting deeper than 256 levels (raise with "
+    (deep_flow, [], 1, "deep.yaml:1:257: error[yaml/too-deep] nesting deeper than 256 levels (raise with "
                        "--max-depth)\n"),
-    (deep_flow_1001, [], 2, "deep-1001.yaml:1:257: error[yaml/too-deep] nesting deeper than 256 levels "
+    (deep_flow_1001, [], 1, "deep-1001.yaml:1:257: error[yaml/too-deep] nesting deeper than 256 levels "
                             "(raise with --max-depth)\n"),
     (deep_flow_1001, ["--max-depth", "2000"], 1, "deep-1001.yaml:1:1: error[yaml/not-an-object] the document is a "
                                                  "list, not a Kubernetes object: kubectl rejects it\n"),
-    (deep_block_1100, [], 2, "deep-block-1100.yaml:257:513: error[yaml/too-deep] nesting deeper than 256 levels "
+    (deep_block_1100, [], 1, "deep-block-1100.yaml:257:513: error[yaml/too-deep] nesting deeper than 256 levels "
                              "(raise with --max-depth)\n"),
 ]
 

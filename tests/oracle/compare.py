@@ -135,6 +135,16 @@ def ours_findings(result: FileResult) -> list[tuple[str, str]]:
     return [(d.rule, d.path) for d in result.diagnostics if d.severity is Severity.ERROR]
 
 
+def without_deferred_cel(ours: list[tuple[str, str]], reported: set[str]) -> list[tuple[str, str]]:
+    """``ours`` without the CEL findings the server defers: where it says its rules were not checked (an error
+    blocked them), we still run those whose field is intact (issue 33, every finding in one pass) and the server
+    reports them once the blocking errors are fixed. In a stream another object may have had its rules run: a CEL
+    finding at a path the server reports stays."""
+    if NOT_CHECKED not in reported:
+        return ours
+    return [(r, p) for r, p in ours if not r.startswith("cel/") or normalise(p) in reported]
+
+
 def ours_not_checked(result: FileResult) -> bool:
     """Did we say that CEL rules were not checked because of blocking errors (a note, as the server's is no
     verdict of its own: it only follows other errors)?"""
@@ -148,12 +158,7 @@ def compare(name: str, data: bytes, docs: list[dict[str, Any]], result: FileResu
         result = validate_bytes(data, name)
     ours = ours_findings(result)
     oracle_invalid, oracle, comparable = oracle_findings(docs)
-    if any(p == NOT_CHECKED for _, p in oracle):
-        # the server ran no CEL rule (an error blocked them); we run those whose field is intact (issue 33, every
-        # finding in one pass): what we find there the server reports once the blocking errors are fixed. In a
-        # stream another object may have had its rules run: a CEL finding the oracle has at that path stays
-        reported = {normalise(p) for _, p in oracle}
-        ours = [(r, p) for r, p in ours if not r.startswith("cel/") or normalise(p) in reported]
+    ours = without_deferred_cel(ours, {normalise(p) if p != NOT_CHECKED else p for _, p in oracle})
     strict_ours = [(r, p) for r, p in ours if not allowed(r)]
     oracle_paths = {normalise(p) for t, p in oracle if not t.startswith("allowed:")}
     ours_paths_all = {normalise(p) for r, p in ours if r not in DOCUMENT_LEVEL}

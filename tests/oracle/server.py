@@ -52,6 +52,7 @@ from tests.oracle.compare import (
     normalise,
     ours_findings,
     ours_not_checked,
+    without_deferred_cel,
 )
 
 GROUP = "testbench.agentic-layer.ai"
@@ -324,6 +325,8 @@ def _compare(name: str, data: bytes, answers: list[Answer], client_side: str) ->
         found.extend(paths)
         comparable = comparable and (ok or not answer.refused)
     server_paths = {normalise(field_path(_segments(p))) if p != NOT_CHECKED else p for _, p in found}
+    ours = without_deferred_cel(ours, server_paths)
+    strict_ours = without_deferred_cel(strict_ours, server_paths)
     ours_all = {normalise(p) for r, p in ours if r not in DOCUMENT_LEVEL}
     ours_strict = {normalise(p) for r, p in strict_ours if r not in DOCUMENT_LEVEL}
     if ours_not_checked(result):
