@@ -76,6 +76,18 @@ def locate(root: Any, path: Sequence[PathSegment], key: bool = False) -> Mark | 
     return mark
 
 
+def value_at(doc: Any, path: Sequence[PathSegment]) -> Any:
+    """The value at ``path`` in a read document, or None where the path leaves it (the one walker of plain paths:
+    hints look at the value an error is about, valid_parts at the parent of what it leaves out)."""
+    node = doc
+    for seg in path:
+        in_list = isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node)
+        if not (in_list or (isinstance(node, dict) and seg in node)):
+            return None
+        node = node[seg]
+    return node
+
+
 def field_path(path: Sequence[PathSegment]) -> str:
     """Kubernetes field path notation: ``spec.env[0].name``."""
     out: list[str] = []

@@ -539,13 +539,11 @@ def _object(data: dict[str, Any], remarks: list[Remark], index: int, start_line:
         diagnostics.append(_diag(KIND_API_VERSION.id, data, ("apiVersion",), path,
                                     f'Experiment is not served in version "{api_version}"',
                                     f"use apiVersion: {API_VERSION}", obj=_object_ref(data)))
-    gateway_default = reading.gateway_default
-    if gateway_default is not None and any(d.rule == SEMANTIC_NO_GATEWAY.id for d in diagnostics) and gateway_default():
-        diagnostics = [d for d in diagnostics if d.rule != SEMANTIC_NO_GATEWAY.id]
-    minio_default = reading.minio_default
-    if (minio_default is not None and any(d.rule == SEMANTIC_S3_DEFAULT_MINIO.id for d in diagnostics)
-            and minio_default()):
-        diagnostics = [d for d in diagnostics if d.rule != SEMANTIC_S3_DEFAULT_MINIO.id]
+    for rule, answered in ((SEMANTIC_NO_GATEWAY.id, reading.gateway_default),
+                           (SEMANTIC_S3_DEFAULT_MINIO.id, reading.minio_default)):
+        # what the defaults file supplies is no finding; it is read only when the finding is there
+        if answered is not None and any(d.rule == rule for d in diagnostics) and answered():
+            diagnostics = [d for d in diagnostics if d.rule != rule]
     diagnostics = reading.findings.keep(diagnostics)
     result.diagnostics.extend(diagnostics)
     failed = any(fails(d, options.strict) for d in diagnostics)

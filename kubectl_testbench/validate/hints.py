@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kubectl_testbench.load.positions import Path
+from kubectl_testbench.load.positions import Path, value_at
 from kubectl_testbench.rules.schema import (
     SCHEMA_MAXIMUM,
     SCHEMA_PATTERN,
@@ -96,16 +96,6 @@ def percent_fraction(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 10 < value <= 100:
         return None
     return float(f"{value / 100:.10g}")
-
-
-def value_at(doc: Any, path: Path) -> Any:
-    node = doc
-    for seg in path:
-        in_list = isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node)
-        if not (in_list or (isinstance(node, dict) and seg in node)):
-            return None
-        node = node[seg]
-    return node
 
 
 # --- cron -------------------------------------------------------------------------------------------------

@@ -114,7 +114,7 @@ class Findings:
 
     def _comments(self) -> list[_Comment]:
         if self.comments is None:
-            self.comments = self._read() if MARKER in self.text else []
+            self.comments = self._read() if self.marked else []
         return self.comments
 
     def _read(self) -> list[_Comment]:

@@ -20,7 +20,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from kubectl_testbench.load.positions import Path
+from kubectl_testbench.load.positions import Path, value_at
 from kubectl_testbench.rules.metadata import METADATA_TYPE
 from kubectl_testbench.rules.schema import (
     SCHEMA_ENUM,
@@ -74,21 +74,10 @@ def _item(path: Path) -> Path | None:
     return None
 
 
-def _parent(doc: Any, path: Path) -> Any:
-    node = doc
-    for seg in path[:-1]:
-        in_map = isinstance(node, dict) and isinstance(seg, str) and seg in node
-        if in_map or (isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node)):
-            node = node[seg]
-        else:
-            return None
-    return node
-
-
 def _leave_out(doc: dict[str, Any], path: Path) -> None:
-    parent = _parent(doc, path)
     if not path:
         return
+    parent = value_at(doc, path[:-1])
     last = path[-1]
     if isinstance(parent, dict) and isinstance(last, str):
         parent.pop(last, None)
